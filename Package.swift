@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Module boundaries (see README "Layout"): DSP never imports JACK; Analysis adds FFTW; OSC knows nothing of
+// audio; JackHost is the only module that imports CJack; the jacktap executable only wires parts together.
+let package = Package(
+    name: "jacktap",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "jacktap", targets: ["jacktap"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .target(name: "DSP"),
+        .target(name: "Analysis", dependencies: ["DSP", "CFFTW"]),
+        .target(name: "OSC"),
+        .target(name: "AudioFile", dependencies: ["CSndfile"]),
+        .target(name: "Output", dependencies: ["Analysis", "DSP", "OSC"]),
+        .target(name: "JackHost", dependencies: ["CJack", "DSP"]),
+        .executableTarget(
+            name: "jacktap",
+            dependencies: [
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Test-only: counts heap allocations made on the calling thread (see Sources/TestSupport).
+        .target(name: "TestSupport"),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile"]),
+        .testTarget(name: "OSCTests", dependencies: ["OSC"]),
+        .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC"]),
+        .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ]
+)

@@ -1,0 +1,13 @@
+#ifndef JACKTAP_CJACK_SHIM_H
+#define JACKTAP_CJACK_SHIM_H
+#include <jack/jack.h>
+#include <jack/metadata.h>
+#include <jack/uuid.h>
+#include <semaphore.h>
+
+/// jack_client_open is variadic, which Swift does not import; jacktap never passes a server name here
+/// (JACK_DEFAULT_SERVER selects it), so the fixed-argument form is all it needs.
+static inline jack_client_t *jacktap_client_open(const char *name, jack_options_t options, jack_status_t *status) {
+    return jack_client_open(name, options, status);
+}
+#endif

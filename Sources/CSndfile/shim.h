@@ -1,0 +1,4 @@
+#ifndef JACKTAP_CSNDFILE_SHIM_H
+#define JACKTAP_CSNDFILE_SHIM_H
+#include <sndfile.h>
+#endif
