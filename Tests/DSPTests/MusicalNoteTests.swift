@@ -12,8 +12,8 @@ final class MusicalNoteTests: XCTestCase {
     func testCentsAreMeasuredFromTheNearestNote() {
         // 445 Hz is 19.56 cents above A4 (1200·log2(445/440)).
         XCTAssertEqual(MusicalNote(frequency: 445)!.cents, 19.56, accuracy: 0.01)
-        XCTAssertEqual(MusicalNote(frequency: 453)!.name, "A#4")  // 50.4 cents above A4 is -49.6 from A#4
-        XCTAssertEqual(MusicalNote(frequency: 453)!.cents, -49.56, accuracy: 0.01)
+        XCTAssertEqual(MusicalNote(frequency: 453)!.name, "A#4")  // 50.41 cents above A4 is -49.59 from A#4
+        XCTAssertEqual(MusicalNote(frequency: 453)!.cents, -49.59, accuracy: 0.01)
     }
 
     func testA4TuningIsSettable() {
