@@ -19,23 +19,26 @@ let package = Package(
         .target(name: "DSP"),
         .target(name: "Analysis", dependencies: ["DSP", "CFFTW"]),
         .target(name: "OSC"),
-        .target(name: "AudioFile", dependencies: ["CSndfile"]),
+        .target(name: "Spawn"),
+        .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
         .target(name: "Output", dependencies: ["Analysis", "DSP", "OSC"]),
         .target(name: "JackHost", dependencies: ["CJack", "DSP"]),
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Test-only: counts heap allocations made on the calling thread (see Sources/TestSupport).
         .target(name: "TestSupport"),
+        // Test-only: starts private JACK servers (jack/private-server) and runs reference tools.
+        .target(name: "ToolSupport", dependencies: ["Spawn"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
-        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile"]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC"]),
-        .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport", "ToolSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "ToolSupport"]),
     ]
 )

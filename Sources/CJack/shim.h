@@ -10,4 +10,9 @@
 static inline jack_client_t *jacktap_client_open(const char *name, jack_options_t options, jack_status_t *status) {
     return jack_client_open(name, options, status);
 }
+
+/// JACK_METADATA_PRETTY_NAME is a mutable C global, which Swift 6 will not read; the shim reads it.
+static inline int jacktap_set_pretty_name(jack_client_t *client, jack_port_t *port, const char *pretty) {
+    return jack_set_property(client, jack_port_uuid(port), JACK_METADATA_PRETTY_NAME, pretty, "text/plain");
+}
 #endif

@@ -8,6 +8,7 @@
 #include "AllocationCounter.h"
 #include <stddef.h>
 #include <errno.h>
+#include <pthread.h>
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -18,7 +19,25 @@ extern void __libc_free(void *);
 static __thread int counting;
 static __thread int64_t count;
 
-static inline void note(void) { if (counting) count++; }
+static pthread_t watched;
+static _Atomic int watching;
+static _Atomic int64_t watched_count;
+
+static inline void note(void) {
+    if (counting) count++;
+    if (watching && pthread_equal(pthread_self(), watched)) watched_count++;
+}
+
+void jacktap_allocations_watch(pthread_t thread) {
+    watched = thread;
+    watched_count = 0;
+    watching = 1;
+}
+
+int64_t jacktap_allocations_unwatch(void) {
+    watching = 0;
+    return watched_count;
+}
 
 void jacktap_allocations_begin(void) { count = 0; counting = 1; }
 int64_t jacktap_allocations_end(void) { counting = 0; return count; }

@@ -78,9 +78,10 @@ public struct PlanarRing: @unchecked Sendable {
         return w &- r
     }
 
-    /// Copies the next `count` readable frames of `channel` into `destination` without consuming them.
-    public func peek(channel: Int, count: Int, into destination: UnsafeMutablePointer<Float>) {
-        let start = readIndex.pointee.load(ordering: .relaxed) & mask
+    /// Copies `count` readable frames of `channel`, starting `offset` frames after the oldest, into
+    /// `destination` without consuming them.
+    public func peek(channel: Int, offset: Int = 0, count: Int, into destination: UnsafeMutablePointer<Float>) {
+        let start = (readIndex.pointee.load(ordering: .relaxed) + offset) & mask
         let plane = storage + channel * capacity
         let first = min(count, capacity - start)
         destination.update(from: plane + start, count: first)

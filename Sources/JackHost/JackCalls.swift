@@ -1,0 +1,96 @@
+import CJack
+import Glibc
+
+/// Every libjack call jacktap makes, each wrapped once (style.md: one place per C library).
+/// Strings cross here; nothing above this file sees a C string or a `jack_free`.
+enum JackCalls {
+    static func open(name: String, status: inout jack_status_t) -> OpaquePointer? {
+        jacktap_client_open(name, JackNoStartServer, &status)
+    }
+
+    static func close(_ client: OpaquePointer) { _ = jack_client_close(client) }
+    static func activate(_ client: OpaquePointer) -> Int32 { jack_activate(client) }
+    static func deactivate(_ client: OpaquePointer) -> Int32 { jack_deactivate(client) }
+    static func sampleRate(_ client: OpaquePointer) -> Int { Int(jack_get_sample_rate(client)) }
+    static func bufferSize(_ client: OpaquePointer) -> Int { Int(jack_get_buffer_size(client)) }
+    static func clientName(_ client: OpaquePointer) -> String { String(cString: jack_get_client_name(client)) }
+
+    static func register(_ client: OpaquePointer, port: String, input: Bool) -> OpaquePointer? {
+        let flags = input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
+        return jack_port_register(client, port, JACK_DEFAULT_AUDIO_TYPE, UInt(flags), 0)
+    }
+
+    static func unregister(_ client: OpaquePointer, _ port: OpaquePointer) { _ = jack_port_unregister(client, port) }
+    static func portName(_ port: OpaquePointer) -> String { String(cString: jack_port_name(port)) }
+    static func portByName(_ client: OpaquePointer, _ name: String) -> OpaquePointer? { jack_port_by_name(client, name) }
+    static func portFlags(_ port: OpaquePointer) -> Int32 { jack_port_flags(port) }
+    static func portType(_ port: OpaquePointer) -> String { String(cString: jack_port_type(port)) }
+
+    /// Names of the ports whose flags include `flags` (0: all), audio ports only when `audioOnly`.
+    static func ports(_ client: OpaquePointer, flags: UInt32, audioOnly: Bool) -> [String] {
+        guard let list = jack_get_ports(client, nil, audioOnly ? JACK_DEFAULT_AUDIO_TYPE : nil, UInt(flags)) else {
+            return []
+        }
+        defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
+        return strings(list)
+    }
+
+    static func connections(_ client: OpaquePointer, _ port: OpaquePointer) -> [String] {
+        guard let list = jack_port_get_all_connections(client, port) else { return [] }
+        defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
+        return strings(list)
+    }
+
+    static func connect(_ client: OpaquePointer, _ source: String, _ destination: String) -> Int32 {
+        jack_connect(client, source, destination)
+    }
+
+    static func disconnect(_ client: OpaquePointer, _ source: String, _ destination: String) -> Int32 {
+        jack_disconnect(client, source, destination)
+    }
+
+    static func setProcess(_ client: OpaquePointer, _ callback: JackProcessCallback,
+                           _ argument: UnsafeMutableRawPointer) -> Int32 {
+        jack_set_process_callback(client, callback, argument)
+    }
+
+    static func onShutdown(_ client: OpaquePointer, _ callback: JackInfoShutdownCallback,
+                           _ argument: UnsafeMutableRawPointer) {
+        jack_on_info_shutdown(client, callback, argument)
+    }
+
+    static func setPrettyName(_ client: OpaquePointer, _ port: OpaquePointer, _ pretty: String) {
+        _ = jacktap_set_pretty_name(client, port, pretty)
+    }
+
+    static func silenceLibraryMessages() {
+        jack_set_error_function(jacktapLibjackMessage)
+        jack_set_info_function(jacktapLibjackMessage)
+    }
+
+    private static func strings(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>) -> [String] {
+        var result = [String]()
+        var i = 0
+        while let name = list[i] {
+            result.append(String(cString: name))
+            i += 1
+        }
+        return result
+    }
+}
+
+/// libjack's own messages ("Cannot connect to server socket…") are replaced by jacktap's clearer ones;
+/// JACKTAP_DEBUG=1 shows them on stderr.
+func jacktapLibjackMessage(_ message: UnsafePointer<CChar>?) {
+    guard JackDebug.enabled, let message else { return }
+    let line = "libjack: " + String(cString: message) + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}
+
+enum JackDebug {
+    static let enabled = getenv("JACKTAP_DEBUG") != nil
+}
+
+extension JackCalls {
+    static func processThread(_ client: OpaquePointer) -> pthread_t { jack_client_thread_id(client) }
+}

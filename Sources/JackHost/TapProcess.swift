@@ -1,0 +1,46 @@
+import CJack
+import DSP
+import Glibc
+import Synchronization
+
+/// The process callback's whole world: plain data set up before `jack_activate` and freed after the client
+/// is closed. No class, no closure, no String: reading it costs no retain, release or lock.
+struct TapProcessState {
+    /// jacktap's input ports, in tap channel order.
+    var ports: UnsafeMutablePointer<OpaquePointer>
+    var portCount: Int
+    var tap: Tap
+    /// Posted once per period to wake the analysis thread (sem_post is async-signal- and RT-safe).
+    var wake: UnsafeMutablePointer<sem_t>
+    /// Set to 1 by the shutdown handler when the server goes away.
+    var serverGone: UnsafeMutablePointer<Atomic<Int>>
+}
+
+/// The JACK process callback: per input port, measure and copy into the ring; then wake the analysis thread.
+/// A file-scope function (not in main.swift, whose functions are main-actor isolated and trap on JACK's
+/// thread). Only RT-safe libjack calls and sem_post; `&+` and unchecked unwraps, because a trap here would
+/// kill the client mid-period.
+func jacktapTapProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: TapProcessState.self)
+    let count = Int(frames)
+    let tap = state.pointee.tap
+    let ports = state.pointee.ports
+    let portCount = state.pointee.portCount
+    let copy = tap.beginPeriod(frames: count)
+    var c = 0
+    while c < portCount {
+        let buffer = jack_port_get_buffer(ports[c], frames).unsafelyUnwrapped
+        tap.process(channel: c, samples: buffer.assumingMemoryBound(to: Float.self), count: count, copy: copy)
+        c &+= 1
+    }
+    tap.endPeriod(frames: count, copied: copy)
+    sem_post(state.pointee.wake)
+    return 0
+}
+
+/// Called by libjack when the server shuts the client down: only sets a flag and wakes the analysis thread.
+func jacktapTapShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ argument: UnsafeMutableRawPointer?) {
+    let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: TapProcessState.self)
+    state.pointee.serverGone.pointee.store(1, ordering: .releasing)
+    sem_post(state.pointee.wake)
+}

@@ -1,0 +1,64 @@
+import Analysis
+import Foundation
+import OSC
+
+/// `--json` output: one line per tick, keyed like the OSC paths, and a final summary line.
+///
+/// `{"t": 1.234, "in_1": {"peak": -6.021, "rms": -9.031, "level": 0.849, "bands": [...], "pitch": [440.0, 0.998],
+/// "note": ["A4", 69, 0.3]}}`. Where OSC sends no message, JSON says null: `"pitch": null` in silence,
+/// `"note": null` when no note is named. dB values are floored at -200 like on the wire.
+public enum JSONLines {
+    /// One tick as a JSON line (no trailing newline).
+    public static func line(for snapshot: Snapshot) -> String {
+        var out = "{\"t\": " + fixed(snapshot.time, 4)
+        for port in snapshot.ports {
+            out += ", " + quoted(OSCAddress.sanitizedPart(port.name)) + ": {"
+            out += "\"peak\": " + fixed(port.peakDB, 3) + ", \"rms\": " + fixed(port.rmsDB, 3)
+            out += ", \"level\": " + fixed(port.level, 4) + ", \"bands\": ["
+            out += port.bands.map { fixed($0, 4) }.joined(separator: ", ") + "]"
+            if let pitch = port.pitch {
+                out += ", \"pitch\": [" + fixed(pitch.frequency, 2) + ", " + fixed(pitch.confidence, 3) + "]"
+            } else {
+                out += ", \"pitch\": null"
+            }
+            if let note = port.note {
+                out += ", \"note\": [" + quoted(note.name) + ", \(note.midi), " + fixed(note.cents, 1) + "]"
+            } else {
+                out += ", \"note\": null"
+            }
+            out += "}"
+        }
+        return out + "}"
+    }
+
+    /// The final line: figures over the whole run.
+    public static func line(for summary: RunSummary) -> String {
+        var out = "{\"summary\": {\"duration\": " + fixed(Double(summary.frames) / summary.sampleRate, 4)
+        out += ", \"frames\": \(summary.frames), \"sample_rate\": " + fixed(summary.sampleRate, 0)
+        out += ", \"overruns\": \(summary.overruns)"
+        for (i, name) in summary.names.enumerated() {
+            out += ", " + quoted(OSCAddress.sanitizedPart(name)) + ": {\"peak\": " + fixed(summary.peakDB[i], 3)
+            out += ", \"rms\": " + fixed(summary.rmsDB[i], 3) + "}"
+        }
+        return out + "}}"
+    }
+
+    static func fixed<F: BinaryFloatingPoint>(_ value: F, _ decimals: Int) -> String {
+        let v = Double(value)
+        guard v.isFinite else { return "null" }
+        return String(format: "%.\(decimals)f", v)
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

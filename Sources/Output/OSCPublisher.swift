@@ -1,0 +1,50 @@
+import Analysis
+import OSC
+
+/// Turns a snapshot into the v1 OSC contract (design.md): per port, `<prefix>/<port>/peak f`, `/rms f`,
+/// `/level f`, `/bands f×N`, `/pitch f f` and, when a note is named, `/note s i f`.
+///
+/// Silence sends `/pitch 0 0` and no `/note` (no note is a missing message, not a made-up one). Only the tags
+/// i f s are used: every console jacktap targets accepts them (ecosystem.md).
+public struct OSCPublisher: Sendable {
+    /// Address prefix, "/jacktap" by default (`--prefix`).
+    public let prefix: String
+    /// One bundle per tick with an immediate timetag (default), or plain messages (`--no-bundles`, for
+    /// grandMA3 and other receivers that reject bundles).
+    public let bundles: Bool
+
+    /// A publisher with `prefix` ("/jacktap") and bundle mode.
+    public init(prefix: String = "/jacktap", bundles: Bool = true) {
+        let trimmed = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
+        self.prefix = trimmed.hasPrefix("/") || trimmed.isEmpty ? trimmed : "/" + trimmed
+        self.bundles = bundles
+    }
+
+    /// The messages of one tick, port by port.
+    public func messages(for snapshot: Snapshot) -> [OSCMessage] {
+        var messages = [OSCMessage]()
+        messages.reserveCapacity(snapshot.ports.count * 6)
+        for port in snapshot.ports {
+            let base = prefix + "/" + OSCAddress.sanitizedPart(port.name)
+            messages.append(OSCMessage(base + "/peak", [.float32(port.peakDB)]))
+            messages.append(OSCMessage(base + "/rms", [.float32(port.rmsDB)]))
+            messages.append(OSCMessage(base + "/level", [.float32(port.level)]))
+            messages.append(OSCMessage(base + "/bands", port.bands.map { .float32($0) }))
+            messages.append(OSCMessage(base + "/pitch", [
+                .float32(Float(port.pitch?.frequency ?? 0)), .float32(port.pitch?.confidence ?? 0),
+            ]))
+            if let note = port.note {
+                messages.append(OSCMessage(base + "/note", [.string(note.name), .int32(Int32(note.midi)),
+                                                            .float32(note.cents)]))
+            }
+        }
+        return messages
+    }
+
+    /// The datagrams of one tick: one bundle, or one datagram per message.
+    public func packets(for snapshot: Snapshot) -> [OSCPacket] {
+        let messages = messages(for: snapshot)
+        if bundles { return [.bundle(OSCBundle(timetag: .immediately, messages.map { .message($0) }))] }
+        return messages.map { .message($0) }
+    }
+}

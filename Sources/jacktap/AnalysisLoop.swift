@@ -1,0 +1,46 @@
+import Analysis
+import Dispatch
+import Foundation
+import JackHost
+import Output
+import Synchronization
+
+/// The analysis thread of a live session: waits on the callback's semaphore, drains the tap, publishes.
+/// A normal-priority thread; nothing here runs on JACK's real-time thread.
+///
+/// `@unchecked Sendable`: the engine and sinks are touched only by the thread `start` creates; the main thread
+/// only calls `stop`, which goes through the atomic and the semaphores.
+final class AnalysisLoop: @unchecked Sendable {
+    let live: LiveTap
+    let engine: AnalysisEngine
+    let sinks: SnapshotSinks
+    let stopRequested = Atomic<Bool>(false)
+    let finished = DispatchSemaphore(value: 0)
+
+    init(live: LiveTap, engine: AnalysisEngine, sinks: SnapshotSinks) {
+        self.live = live
+        self.engine = engine
+        self.sinks = sinks
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "jacktap-analysis"
+        thread.start()
+    }
+
+    func run() {
+        while !stopRequested.load(ordering: .acquiring), !live.serverStopped {
+            guard live.waitForFrames(timeout: 0.25) else { continue }
+            if let snapshot = engine.poll() { sinks.publish(snapshot) }
+        }
+        finished.signal()
+    }
+
+    /// Asks the thread to finish and waits until it has.
+    func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        live.wakeWaiters()
+        finished.wait()
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+
+/// `jacktap`: meter and analyse JACK ports, send what is measured as OSC.
+struct Jacktap: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jacktap",
+        abstract: "Meter and analyse JACK audio ports; send peak, RMS, bands and notes as OSC over UDP.",
+        discussion: """
+            Without a subcommand, jacktap taps the named JACK source ports (or
+            every port --connect matches), shows a live terminal view and sends
+            OSC to each --osc destination:
+
+              jacktap system:capture_1 system:capture_2 --osc 127.0.0.1:9000
+              jacktap --connect 'mixer:out_*' --osc 9000 --json > levels.jsonl
+              jacktap --inputs 4    (unconnected inputs to patch in qjackctl)
+              jacktap run --help    (all options of the live tap)
+
+            OSC (v1), per input port <port> (in_1, in_2, ...), --rate per second:
+              /jacktap/<port>/peak f     sample peak since the last tick, dBFS
+              /jacktap/<port>/rms f      RMS over the last 300 ms, dBFS
+              /jacktap/<port>/level f    RMS from --floor..0 dBFS as 0..1
+              /jacktap/<port>/bands f..  --bands bands 60 Hz-18 kHz, 0..1
+              /jacktap/<port>/pitch f f  dominant frequency Hz, confidence 0..1
+              /jacktap/<port>/note s i f note, MIDI number, cents (when named)
+            dB values are floored at -200, never -inf. In silence /pitch is 0 0
+            and no /note is sent.
+
+            Exit status: 0 done; 64 bad command line; 65 a source port or glob
+            that does not exist; 66 an unreadable or unsupported audio file;
+            69 no JACK server; 74 the JACK server stopped under jacktap.
+            """,
+        subcommands: [Run.self, Analyze.self, Demo.self, Ports.self, Generate.self],
+        defaultSubcommand: Run.self
+    )
+}

@@ -1,0 +1,128 @@
+import Analysis
+import Foundation
+import Glibc
+import JackHost
+import OSC
+import Output
+
+/// A live run: jacktap's inputs on the JACK server, connected to their sources, analysed and published until
+/// a stop signal, `q`, or the server going away. Used by the default command and by `demo`.
+struct LiveSession {
+    var clientName: String
+    var sources: [String]
+    var globs: [String]
+    var inputCount: Int
+    var analysis: AnalysisConfig
+    var output: OutputOptions
+    var quiet: Bool
+    /// Stop after this many seconds; nil runs until a stop signal.
+    var duration: Double? = nil
+
+    /// Runs until stopped; returns normally on a clean stop, throws a `Failure` otherwise.
+    func run() throws(Failure) {
+        let destinations: [OSCDestination]
+        let sender: UDPSender?
+        do {
+            destinations = try output.parsedDestinations()
+            sender = destinations.isEmpty ? nil : try UDPSender(destinations: destinations)
+        } catch {
+            throw Failure(description: "--osc \(error)", code: Failure.usage)
+        }
+
+        let client: JackClient
+        do { client = try JackClient(name: clientName) } catch {
+            throw Failure(description: error.description, code: Failure.noServer)
+        }
+        let tapped: [String]
+        do { tapped = try resolveSources(client) } catch {
+            client.close()
+            throw Failure(description: error.description, code: Failure.noSuchPort)
+        }
+        let count = max(tapped.count, inputCount)
+        guard count > 0 else {
+            client.close()
+            throw Failure(description: """
+                nothing to tap: name source ports (jacktap system:capture_1), match them (--connect 'system:*'), \
+                or register unconnected inputs (--inputs 2). `jacktap ports` lists the ports; `jacktap demo` \
+                shows jacktap at work.
+                """, code: Failure.usage)
+        }
+
+        let names = (1...count).map { "in_\($0)" }
+        let live: LiveTap
+        do {
+            live = try LiveTap(client: client, inputs: names)
+            try live.activate()
+            for (i, source) in tapped.enumerated() { try live.connect(source, toInput: i) }
+        } catch {
+            client.close()
+            throw Failure(description: error.description, code: Failure.noSuchPort)
+        }
+
+        let interactive = !quiet && !output.json && StandardOutput.isTerminal(1)
+        let title = "jacktap · \(client.name) · \(client.sampleRate) Hz / \(client.bufferSize) frames"
+            + (destinations.isEmpty ? "" : " · OSC → " + destinations.map(\.description).joined(separator: ", "))
+        let view = interactive ? TerminalView(title: title) : nil
+        let engine = AnalysisEngine(tap: live.tap, sampleRate: Double(client.sampleRate), portNames: names,
+                                    config: analysis)
+        let sinks = SnapshotSinks(sender: sender, publisher: output.publisher, json: output.json, view: view)
+        if !interactive && !quiet {
+            for i in 0..<count {
+                let from = i < tapped.count ? tapped[i] + " → " : "(unconnected) "
+                StandardOutput.error("jacktap: \(from)\(live.inputFullName(i))\n")
+            }
+            if !destinations.isEmpty {
+                StandardOutput.error("jacktap: OSC to \(destinations.map(\.description).joined(separator: ", "))\n")
+            }
+        }
+
+        let loop = AnalysisLoop(live: live, engine: engine, sinks: sinks)
+        let keys = KeyReader(enabled: interactive)
+        if interactive { StandardOutput.write(TerminalView.enterSequence) }
+        loop.start()
+        var quit = false
+        let deadline = duration.map { Date().addingTimeInterval($0) }
+        while !quit, !live.serverStopped {
+            if let deadline, Date() >= deadline { break }
+            if SignalWaiter.pending() != nil { break }
+            switch TerminalView.handleKey(bytes: keys.read(milliseconds: 50)) {
+            case .next?: view?.selectNextPort()
+            case .previous?: view?.selectPreviousPort()
+            case .resetHolds?: view?.resetPeakHolds()
+            case .quit?: quit = true
+            case nil: break
+            }
+        }
+        let serverStopped = live.serverStopped
+        loop.stop()
+        live.stop()
+        keys.restore()
+        if interactive { StandardOutput.write(TerminalView.leaveSequence) }
+        if live.tap.overruns > 0 {
+            StandardOutput.error("jacktap: the analysis fell behind; \(live.tap.overruns) periods were metered but not analysed\n")
+        }
+        if serverStopped {
+            throw Failure(description: """
+                the JACK server stopped; \(client.name)'s ports are gone. Start the server again, then jacktap.
+                """, code: Failure.serverStopped)
+        }
+    }
+
+    /// The source ports to tap, in order: the named ones (which must exist), then every port each glob matches.
+    func resolveSources(_ client: JackClient) throws(JackError) -> [String] {
+        let available = client.sourcePorts()
+        var result = [String]()
+        for name in sources {
+            guard client.hasSourcePort(name) else {
+                throw .noSuchPort(name: name, nearest: PortMatching.nearest(to: name, in: available))
+            }
+            if !result.contains(name) { result.append(name) }
+        }
+        for glob in globs {
+            let matches = PortMatching.matching(glob, in: available).filter { !$0.hasPrefix(client.name + ":") }
+            guard !matches.isEmpty else { throw .nothingMatches(glob: glob, available: available) }
+            for name in matches where !result.contains(name) { result.append(name) }
+        }
+        return result
+    }
+}

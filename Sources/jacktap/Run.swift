@@ -1,0 +1,45 @@
+import ArgumentParser
+
+/// The default command: tap live JACK ports.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Tap JACK source ports live (the default when no subcommand is given).",
+        shouldDisplay: false
+    )
+
+    @Argument(help: ArgumentHelp("JACK source ports to tap, one input each (e.g. system:capture_1).",
+                                 valueName: "source-port"))
+    var sources: [String] = []
+
+    @Option(name: .customLong("connect"), help: ArgumentHelp(
+        "Tap every source port this glob matches (e.g. 'system:capture_*'); repeatable.", valueName: "glob"))
+    var globs: [String] = []
+
+    @Option(help: "Register at least N inputs (unconnected ones are for patching in qjackctl).")
+    var inputs: Int = 0
+
+    @Option(name: [.short, .long], help: "JACK client name.")
+    var name: String = "jacktap"
+
+    @Flag(name: [.short, .long], help: "No terminal view and no messages on stderr.")
+    var quiet = false
+
+    @Option(help: "Stop after this many seconds (default: until Ctrl-C).")
+    var duration: Double?
+
+    @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
+    @OptionGroup(title: "Output") var output: OutputOptions
+
+    func validate() throws {
+        guard inputs >= 0, inputs <= 256 else { throw ValidationError("--inputs must be between 0 and 256") }
+        guard !name.isEmpty, !name.contains(":") else { throw ValidationError("--name must be non-empty, without ':'") }
+    }
+
+    func run() throws {
+        SignalWaiter.install()
+        let session = LiveSession(clientName: name, sources: sources, globs: globs, inputCount: inputs,
+                                  analysis: analysis.config, output: output, quiet: quiet, duration: duration)
+        do { try session.run() } catch { error.exit() }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import ToolSupport
+import XCTest
+
+/// Bad input gets a clear message, a non-zero exit, and nothing left behind.
+final class BadInputTests: XCTestCase {
+    var server: PrivateJackServer!
+
+    override func setUpWithError() throws { server = try PrivateJackServer() }
+    override func tearDown() { server?.stop() }
+
+    func ports() throws -> [String] {
+        try Tool.run("jack_lsp", [], environment: server.environment, allowFailure: true)
+            .split(separator: "\n").map(String.init)
+    }
+
+    func testASourcePortThatDoesNotExistIsNamedWithTheNearestOnes() throws {
+        let run = try Tool.capture(Tool.jacktap, ["system:captur_1", "--quiet"], environment: server.environment)
+        XCTAssertEqual(run.status, 65)
+        XCTAssertTrue(run.stderr.contains("'system:captur_1'"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("system:capture_1"), run.stderr)
+        XCTAssertFalse(try ports().contains { $0.hasPrefix("jacktap:") }, "nothing left behind")
+    }
+
+    func testAGlobThatMatchesNothingIsAnError() throws {
+        let run = try Tool.capture(Tool.jacktap, ["--connect", "nosuch:*"], environment: server.environment)
+        XCTAssertEqual(run.status, 65)
+        XCTAssertTrue(run.stderr.contains("nosuch:*"), run.stderr)
+    }
+
+    func testNoServerSaysHowToStartOneOrTryTheDemo() throws {
+        var env = server.environment
+        env["JACK_DEFAULT_SERVER"] = "jacktap-absent-\(getpid())"
+        let run = try Tool.capture(Tool.jacktap, ["system:capture_1"], environment: env)
+        XCTAssertEqual(run.status, 69)
+        XCTAssertTrue(run.stderr.contains("no JACK server is running"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("jacktap demo"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("Cannot connect to server"), "libjack's own noise is replaced")
+    }
+
+    func testAnOSCDestinationThatDoesNotParseIsRejected() throws {
+        let cases = [("localhost", "'localhost' is not HOST:PORT"), ("127.0.0.1:0", "'127.0.0.1:0'"),
+                     ("127.0.0.1:70000", "'127.0.0.1:70000'"), ("host:port", "'host:port'"),
+                     ("no-such-host.invalid:9000", "'no-such-host.invalid' does not resolve")]
+        for (bad, message) in cases {
+            let run = try Tool.capture(Tool.jacktap, ["system:capture_1", "--osc", bad], environment: server.environment)
+            XCTAssertEqual(run.status, 64, "\(bad): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(message), run.stderr)
+        }
+    }
+
+    func testNothingToTapIsAUsageError() throws {
+        let run = try Tool.capture(Tool.jacktap, [], environment: server.environment)
+        XCTAssertEqual(run.status, 64)
+        XCTAssertTrue(run.stderr.contains("nothing to tap"), run.stderr)
+    }
+
+    func testSIGINTAndSIGTERMExitCleanlyAndUnregisterThePorts() throws {
+        for signal in [SIGINT, SIGTERM] {
+            let process = try Tool.start(Tool.jacktap, ["--inputs", "2", "--quiet"], environment: server.environment)
+            try waitForPort("jacktap:in_2", server: server)
+            process.signal(signal)
+            XCTAssertEqual(process.wait(), 0, "signal \(signal): a clean exit, not death by the signal")
+            XCTAssertFalse(try ports().contains { $0.hasPrefix("jacktap:") }, "ports unregistered after \(signal)")
+        }
+    }
+
+    func testTheServerStoppingUnderJacktapIsAClearNonZeroExit() throws {
+        let errPath = Tool.temporaryPath("stopping.err")
+        defer { unlink(errPath) }
+        let process = try Tool.start(Tool.jacktap, ["--inputs", "1"], environment: server.environment, stderrPath: errPath)
+        try waitForPort("jacktap:in_1", server: server)
+        server.stop()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(50_000) }
+        XCTAssertFalse(process.isRunning, "jacktap did not hang")
+        process.signal(SIGKILL)
+        XCTAssertEqual(process.wait(), 74)
+        let text = try String(contentsOfFile: errPath, encoding: .utf8)
+        XCTAssertTrue(text.contains("JACK server stopped"), text)
+    }
+
+    func testUnregisteredInputsCanBePatchedLater() throws {
+        let process = try Tool.start(Tool.jacktap, ["--inputs", "3", "-n", "patchme", "--quiet"],
+                                     environment: server.environment)
+        try waitForPort("patchme:in_3", server: server)
+        try Tool.run("jack_connect", ["system:capture_1", "patchme:in_1"], environment: server.environment)
+        let connections = try Tool.run("jack_lsp", ["-c", "patchme:in_1"], environment: server.environment)
+        XCTAssertTrue(connections.contains("system:capture_1"))
+        process.signal()
+        XCTAssertEqual(process.wait(), 0)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import ToolSupport
+import XCTest
+
+/// jacktap tapping a private JACK server, its OSC decoded by oscdump and python-osc.
+final class LiveOSCTests: XCTestCase {
+    var server: PrivateJackServer!
+    var background: [ChildProcess] = []
+
+    override func setUpWithError() throws {
+        server = try PrivateJackServer(rate: 48_000, period: 256)
+    }
+
+    override func tearDown() {
+        for process in background {
+            process.signal()
+            process.wait()
+        }
+        server.stop()
+    }
+
+    func playTone(seconds: Double = 10) throws {
+        background.append(try startBackground(Tool.jacktap, [
+            "generate", "--tone", "440", "--level", "-6.0206", "--name", "e2e-tone", "--duration", String(seconds),
+        ], server: server))
+        try waitForPort("e2e-tone:out_1", server: server)
+    }
+
+    func testToneAtMinus6dBFSReadsItsPeakRMSNoteAndBandInBothDecoders() throws {
+        try playTone()
+        let oscdump = try Receiver(.oscdump, seconds: 4)
+        let python = try Receiver(.pythonOSC, seconds: 4)
+        let run = try Tool.capture(Tool.jacktap, [
+            "e2e-tone:out_1", "--osc", "127.0.0.1:\(oscdump.port)", "--osc", "127.0.0.1:\(python.port)",
+            "--duration", "3",
+        ], environment: server.environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "", "stdout is not a terminal and --json was not asked: nothing goes there")
+
+        for (name, messages) in [("oscdump", oscdump.messages()), ("python-osc", python.messages())] {
+            // The RMS window (300 ms) and the FFT window fill in the first half second.
+            func steady(_ path: String) -> [ReceivedMessage] {
+                Array(messages.filter { $0.address == "/jacktap/in_1/\(path)" }.dropFirst(20))
+            }
+            let peaks = steady("peak").map { $0.floats[0] }
+            let rms = steady("rms").map { $0.floats[0] }
+            XCTAssertGreaterThan(peaks.count, 40, "\(name): ticks at 30 per second for 3 s")
+            XCTAssertTrue(peaks.allSatisfy { abs($0 - -6.02) <= 0.05 }, "\(name) peaks \(peaks)")
+            XCTAssertTrue(rms.allSatisfy { abs($0 - -9.03) <= 0.1 }, "\(name) rms \(rms)")
+            let notes = steady("note")
+            XCTAssertFalse(notes.isEmpty)
+            XCTAssertTrue(notes.allSatisfy { "\($0.args[0])" == "A4" && $0.floats.count >= 2 }, "\(name) notes")
+            XCTAssertTrue(notes.allSatisfy { Int("\($0.args[1])") == 69 }, "\(name) MIDI")
+            let pitch = steady("pitch").map { $0.floats[0] }
+            XCTAssertTrue(pitch.allSatisfy { abs($0 - 440) <= 1 }, "\(name) pitch \(pitch)")
+            let edges = bandEdges()
+            for bands in steady("bands").map(\.floats) {
+                XCTAssertEqual(bands.count, 48)
+                let loudest = bands.indices.max { bands[$0] < bands[$1] }!
+                XCTAssertTrue(edges[loudest] <= 440 && 440 < edges[loudest + 1], "\(name): loudest band \(loudest)")
+            }
+        }
+    }
+
+    func testPlainMessagesModeSendsNoBundles() throws {
+        try playTone()
+        let python = try Receiver(.pythonOSC, seconds: 2.5)
+        let run = try Tool.capture(Tool.jacktap, [
+            "e2e-tone:out_1", "--osc", "127.0.0.1:\(python.port)", "--no-bundles", "--duration", "1.5", "--quiet",
+        ], environment: server.environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let peaks = python.messages().filter { $0.address == "/jacktap/in_1/peak" }
+        XCTAssertGreaterThan(peaks.count, 20)
+    }
+
+    func testAFileAndALiveRunOfTheSameAudioGiveTheSameFigures() throws {
+        let path = Tool.temporaryPath("same-audio.wav")
+        defer { unlink(path) }
+        try Tool.run("sox", ["-n", "-r", "48000", "-b", "24", path, "synth", "8", "sine", "523.25", "gain", "-12"])
+        let file = jsonLines(try Tool.run(Tool.jacktap, ["analyze", path, "--json"]))
+        // jack-play (jack-tools) plays the same file into the server; jacktap taps it.
+        background.append(try startBackground("jack-play", [path], server: server))
+        let player = try waitForAnyPort(prefix: "jack-play", server: server)
+        let live = try Tool.capture(Tool.jacktap, [player, "--json", "--duration", "2"], environment: server.environment)
+        XCTAssertEqual(live.status, 0, live.stderr)
+        let liveLines = jsonLines(live.stdout).dropFirst(20)
+        let fileLines = file.filter { $0["in_1"] != nil }.dropFirst(20)
+        func figure(_ lines: ArraySlice<[String: Any]>, _ key: String) -> Double {
+            median(lines.compactMap { (($0["in_1"] as? [String: Any])?[key] as? NSNumber)?.doubleValue })
+        }
+        func pitch(_ lines: ArraySlice<[String: Any]>) -> Double {
+            median(lines.compactMap { (($0["in_1"] as? [String: Any])?["pitch"] as? [NSNumber])?.first?.doubleValue })
+        }
+        XCTAssertGreaterThan(liveLines.count, 20)
+        XCTAssertEqual(figure(liveLines, "peak"), figure(fileLines, "peak"), accuracy: 0.01)
+        XCTAssertEqual(figure(liveLines, "rms"), figure(fileLines, "rms"), accuracy: 0.01)
+        XCTAssertEqual(pitch(liveLines), pitch(fileLines), accuracy: 0.1)
+    }
+
+    func testADestinationThatIsDownNeitherStopsNorSlowsJacktap() throws {
+        try playTone()
+        let closed = Tool.freeUDPPort()
+        let run = try Tool.capture(Tool.jacktap, [
+            "e2e-tone:out_1", "--osc", "127.0.0.1:\(closed)", "--json", "--duration", "2",
+        ], environment: server.environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertGreaterThanOrEqual(jsonLines(run.stdout).count, 55, "30 ticks per second kept coming")
+    }
+
+    func waitForAnyPort(prefix: String, server: PrivateJackServer) throws -> String {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let ports = try Tool.run("jack_lsp", [], environment: server.environment, allowFailure: true)
+            if let port = ports.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(port) }
+            usleep(100_000)
+        }
+        throw Tool.Failed(description: "no port of \(prefix) appeared")
+    }
+}

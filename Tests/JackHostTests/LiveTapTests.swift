@@ -1,0 +1,127 @@
+import DSP
+import Foundation
+import JackHost
+import TestSupport
+import ToolSupport
+import XCTest
+
+final class LiveTapTests: XCTestCase {
+    var server: PrivateJackServer!
+
+    override func setUpWithError() throws {
+        server = try PrivateJackServer(rate: 48_000, period: 64)
+        server.select()
+    }
+
+    override func tearDown() {
+        server.stop()
+        unsetenv("JACK_DEFAULT_SERVER")
+    }
+
+    func testProcessCallbackAllocatesNothingOverThousandPeriodsOfSixtyFourPorts() throws {
+        let client = try JackClient(name: "tap-alloc")
+        let live = try LiveTap(client: client, inputs: (1...64).map { "in_\($0)" })
+        let generator = try LiveGenerator(client: try JackClient(name: "tap-alloc-gen"),
+                                          kind: .tone(frequency: 440, levelDBFS: -6), outputs: 1)
+        try generator.activate()
+        try live.activate()
+        for i in 0..<64 { try live.connect(generator.outputNames[0], toInput: i) }
+        // Let the first periods (thread start-up, first touches) pass, then count on JACK's process thread.
+        drain(live, seconds: 0.3)
+        _ = live.tap.takeFrames()
+        jacktap_allocations_watch(live.processThread)
+        var frames = 0
+        let deadline = Date().addingTimeInterval(20)
+        while frames < 1_000 * 64, Date() < deadline {
+            drain(live, seconds: 0.05)
+            frames += live.tap.takeFrames()
+        }
+        let allocations = jacktap_allocations_unwatch()
+        XCTAssertGreaterThanOrEqual(frames / 64, 1_000, "periods run")
+        XCTAssertEqual(allocations, 0)
+        XCTAssertEqual(live.tap.takePeak(channel: 63), 0.5012, accuracy: 0.001, "the ports carried the tone")
+        generator.stop()
+        live.stop()
+    }
+
+    func testTheWatchedThreadCounterSeesAnotherThreadsAllocation() {
+        // Guards the test above against a counter that cannot count on another thread.
+        final class Box: @unchecked Sendable { var thread = pthread_self() }
+        let box = Box()
+        let started = DispatchSemaphore(value: 0)
+        let go = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            box.thread = pthread_self()
+            started.signal()
+            go.wait()
+            let array = [Int](repeating: Int.random(in: 0...9), count: 100)
+            precondition(array.count == 100)
+            done.signal()
+        }
+        thread.start()
+        started.wait()
+        jacktap_allocations_watch(box.thread)
+        go.signal()
+        done.wait()
+        XCTAssertGreaterThan(jacktap_allocations_unwatch(), 0)
+    }
+
+    func testServerThatIsNotRunningIsReportedClearly() {
+        setenv("JACK_DEFAULT_SERVER", "jacktap-no-such-server-\(getpid())", 1)
+        XCTAssertThrowsError(try JackClient(name: "nobody")) { error in
+            guard case JackError.serverNotRunning = error else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".contains("jacktap demo"))
+        }
+    }
+
+    func testTheTapReadsTheGeneratorsLevelAndTheRingCarriesItsFrames() throws {
+        let live = try LiveTap(client: try JackClient(name: "tap-level"), inputs: ["in_1"])
+        let generator = try LiveGenerator(client: try JackClient(name: "tap-level-gen"),
+                                          kind: .tone(frequency: 1000, levelDBFS: -6.0206), outputs: 1)
+        try generator.activate()
+        try live.activate()
+        try live.connect(generator.outputNames[0], toInput: 0)
+        drain(live, seconds: 0.5)
+        _ = live.tap.takePeak(channel: 0)
+        _ = live.tap.takeFrames()
+        _ = live.tap.takeSumOfSquares(channel: 0)
+        var frames = 0
+        while frames < 48_000 { frames += drainFrames(live) }
+        XCTAssertEqual(Decibels.amplitude(Double(live.tap.takePeak(channel: 0))), -6.02, accuracy: 0.01)
+        let meanSquare = live.tap.takeSumOfSquares(channel: 0) / Double(live.tap.takeFrames())
+        XCTAssertEqual(Decibels.power(meanSquare), -9.03, accuracy: 0.05)
+        XCTAssertEqual(live.tap.overruns, 0)
+    }
+
+    func testAServerThatStopsIsNoticed() throws {
+        let live = try LiveTap(client: try JackClient(name: "tap-shutdown"), inputs: ["in_1"])
+        try live.activate()
+        XCTAssertFalse(live.serverStopped)
+        server.stop()
+        let deadline = Date().addingTimeInterval(10)
+        while !live.serverStopped, Date() < deadline { _ = live.waitForFrames(timeout: 0.1) }
+        XCTAssertTrue(live.serverStopped)
+        live.stop()
+    }
+
+    func testPortMatchingFindsGlobsAndNearestNames() {
+        let ports = ["system:capture_1", "system:capture_2", "mixer:out_L", "mixer:out_R"]
+        XCTAssertEqual(PortMatching.matching("system:capture_*", in: ports), ["system:capture_1", "system:capture_2"])
+        XCTAssertEqual(PortMatching.matching("mixer:out_?", in: ports), ["mixer:out_L", "mixer:out_R"])
+        XCTAssertEqual(PortMatching.nearest(to: "system:captur_1", in: ports).first, "system:capture_1")
+    }
+
+    /// Consumes what the ring holds for `seconds`, as the analysis thread would.
+    func drain(_ live: LiveTap, seconds: Double) {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end { _ = drainFrames(live) }
+    }
+
+    func drainFrames(_ live: LiveTap) -> Int {
+        _ = live.waitForFrames(timeout: 0.1)
+        let n = live.tap.ring.readableFrames()
+        live.tap.ring.consume(n)
+        return n
+    }
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Receives OSC on 127.0.0.1:PORT for SECONDS and prints each message as a JSON line, decoded by python-osc
+(a decoder no one on the jacktap project wrote): {"address": ..., "args": [...], "bundle": bool}."""
+import json
+import socket
+import sys
+import time
+
+from pythonosc.osc_bundle import OscBundle
+from pythonosc.osc_message import OscMessage
+from pythonosc.osc_packet import OscPacket
+
+port, seconds = int(sys.argv[1]), float(sys.argv[2])
+sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+sock.bind(("127.0.0.1", port))
+sock.settimeout(0.1)
+end = time.time() + seconds
+while time.time() < end:
+    try:
+        data, _ = sock.recvfrom(65536)
+    except socket.timeout:
+        continue
+    is_bundle = OscBundle.dgram_is_bundle(data)
+    for timed in OscPacket(data).messages:
+        message: OscMessage = timed.message
+        print(json.dumps({"address": message.address, "args": list(message.params), "bundle": is_bundle}),
+              flush=True)
