@@ -30,6 +30,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `make bench`: the tap and analysis benchmarks (Benchmarks/run sets them beside a C reference).
+        .executableTarget(name: "jacktap-bench", dependencies: ["DSP", "Analysis"], path: "Benchmarks/Sources/jacktap-bench"),
         // Test-only: counts heap allocations made on the calling thread (see Sources/TestSupport).
         .target(name: "TestSupport"),
         // Test-only: starts private JACK servers (jack/private-server) and runs reference tools.

@@ -1,0 +1,92 @@
+// Benchmarks of jacktap's real-time tap and analysis, printed as tab-separated rows for Benchmarks/run,
+// which sets them beside the C reference loop measured in the same run.
+import Analysis
+import DSP
+import Glibc
+
+/// Monotonic time in nanoseconds.
+func now() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
+/// The median of `runs` timings of `body` (each run `repeats` calls), in ns per call.
+func measure(runs: Int = 15, repeats: Int, _ body: () -> Void) -> Double {
+    var samples = [Double]()
+    for _ in 0..<runs {
+        let start = now()
+        for _ in 0..<repeats { body() }
+        samples.append(Double(now() - start) / Double(repeats))
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+/// One period of the callback's work for `ports` ports: what `jacktapTapProcess` does after fetching the
+/// port buffers (measure, copy into the ring, publish, sem_post); the reader drains outside the timing.
+func tapBenchmark(ports: Int, frames: Int, sampleRate: Double) -> (nsPerPortFrame: Double, percentOfPeriod: Double) {
+    let tap = Tap.allocate(channels: ports, ringFrames: 8 * frames)
+    defer { tap.deallocate() }
+    let input = UnsafeMutablePointer<Float>.allocate(capacity: ports * frames)
+    defer { input.deallocate() }
+    var seed: UInt32 = 1
+    for i in 0..<(ports * frames) {
+        seed = seed &* 1_664_525 &+ 1_013_904_223
+        input[i] = Float(Int32(bitPattern: seed)) / Float(Int32.max) * 0.5
+    }
+    var wake = sem_t()
+    sem_init(&wake, 0, 0)
+    defer { sem_destroy(&wake) }
+    let repeats = max(1, 2_000_000 / (ports * frames))
+    let ns = measure(repeats: repeats) {
+        if tap.ring.readableFrames() > 4 * frames {
+            tap.ring.consume(tap.ring.readableFrames())
+            while sem_trywait(&wake) == 0 {}
+        }
+        let copy = tap.beginPeriod(frames: frames)
+        for c in 0..<ports { tap.process(channel: c, samples: input + c * frames, count: frames, copy: copy) }
+        tap.endPeriod(frames: frames, copied: copy)
+        sem_post(&wake)
+    }
+    let period = Double(frames) / sampleRate * 1e9
+    return (ns / Double(ports * frames), 100 * ns / period)
+}
+
+/// Seconds of CPU per second of audio for one port through tap + engine (analysis at the default settings).
+func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int) -> Double {
+    let frames = Int(seconds * sampleRate)
+    var signal = TestSignal(kind: .demo, sampleRate: sampleRate)
+    let audio = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+    defer { audio.deallocate() }
+    signal.render(into: audio, count: frames)
+    let ns = measure(runs: 5, repeats: 1) {
+        let tap = Tap.allocate(channels: 1, ringFrames: 4 * period)
+        defer { tap.deallocate() }
+        let engine = AnalysisEngine(tap: tap, sampleRate: sampleRate, portNames: ["in_1"], config: AnalysisConfig())
+        var start = 0
+        var ticks = 0
+        while start < frames {
+            let n = min(period, frames - start)
+            let copy = tap.beginPeriod(frames: n)
+            tap.process(channel: 0, samples: audio + start, count: n, copy: copy)
+            tap.endPeriod(frames: n, copied: copy)
+            if engine.poll() != nil { ticks += 1 }
+            start += n
+        }
+        precondition(ticks > 0)
+    }
+    return ns / 1e9 / seconds
+}
+
+let sampleRate = 48_000.0
+print("# tap\tports\tframes\tns_per_port_frame\tpercent_of_period")
+for ports in [1, 8, 64] {
+    for frames in [64, 256, 1024] {
+        let r = tapBenchmark(ports: ports, frames: frames, sampleRate: sampleRate)
+        print("tap\t\(ports)\t\(frames)\t\(r.nsPerPortFrame)\t\(r.percentOfPeriod)")
+    }
+}
+let cpu = analysisBenchmark(seconds: 20, sampleRate: sampleRate, period: 256)
+print("# analysis\tcpu_seconds_per_audio_second_per_port\ttimes_real_time_per_port")
+print("analysis\t\(cpu)\t\(1 / cpu)")
