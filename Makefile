@@ -12,6 +12,7 @@ demo: build
 
 test: deps
 	swift test
+	scripts/check-callback-calls
 
 bench: deps
 	Benchmarks/run

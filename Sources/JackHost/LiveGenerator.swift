@@ -19,7 +19,11 @@ func jacktapGeneratorProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutable
     var c = 1
     while c < state.pointee.portCount {
         let out = jack_port_get_buffer(ports[c], frames).unsafelyUnwrapped.assumingMemoryBound(to: Float.self)
-        out.update(from: first, count: count)
+        var i = 0
+        while i < count {
+            out[i] = first[i]
+            i &+= 1
+        }
         c &+= 1
     }
     return 0

@@ -45,13 +45,26 @@ public struct TestSignal: Sendable {
         sampleIndex &+= count
     }
 
-    // MIDI notes of each bar's arpeggio: A minor, F major, C major, G major, eight eighth notes a bar.
-    static let arpeggios: [[Int]] = [
-        [57, 60, 64, 69, 72, 69, 64, 60],
-        [53, 57, 60, 65, 69, 65, 60, 57],
-        [48, 52, 55, 60, 64, 60, 55, 52],
-        [55, 59, 62, 67, 71, 67, 62, 59],
-    ]
+    /// MIDI note of eighth `step` (0…7) of `bar` (0…3): arpeggios of A minor, F, C and G major, up two
+    /// octaves and back (root, third, fifth, octave, tenth, octave, fifth, third). Computed, not looked up in
+    /// a global table: a global array would be initialised lazily (swift_once) on the real-time thread.
+    static func arpeggioNote(bar: Int, step: Int) -> Int {
+        let root: Int
+        let third: Int
+        switch bar {
+        case 0: (root, third) = (57, 3)
+        case 1: (root, third) = (53, 4)
+        case 2: (root, third) = (48, 4)
+        default: (root, third) = (55, 4)
+        }
+        switch step {
+        case 0: return root
+        case 1, 7: return root + third
+        case 2, 6: return root + 7
+        case 3, 5: return root + 12
+        default: return root + 12 + third
+        }
+    }
 
     mutating func demoSample(at index: Int) -> Float {
         let t = Double(index) / sampleRate
@@ -60,7 +73,7 @@ public struct TestSignal: Sendable {
         let step = Int(t / eighth)
         let tau = t - Double(step) * eighth
         let bar = (step / 8) % 4
-        let midi = TestSignal.arpeggios[bar][step % 8]
+        let midi = TestSignal.arpeggioNote(bar: bar, step: step % 8)
         let f = MusicalNote.frequency(midi: midi)
         // A plucked tone: fundamental with two weaker harmonics, 3 ms attack, exponential decay.
         let envelope = min(tau / 0.003, 1) * exp(-tau / 0.18)
