@@ -48,6 +48,18 @@ final class FileAnalysisTests: XCTestCase {
         XCTAssertEqual(s["sample_rate"] as? Double, 48_000)
     }
 
+    func testWAVFLACAIFFAndOggAreRead() throws {
+        for format in ["wav", "flac", "aiff", "ogg"] {
+            let path = Tool.temporaryPath("format.\(format)")
+            defer { unlink(path) }
+            try Tool.run("sox", ["-n", "-r", "44100", path, "synth", "1", "sine", "440", "gain", "-6"])
+            let lines = jsonLines(try Tool.run(Tool.jacktap, ["analyze", path, "--json"]))
+            let notes = lines.compactMap { (($0["in_1"] as? [String: Any])?["note"] as? [Any])?.first as? String }
+            XCTAssertEqual(notes.last, "A4", format)
+            XCTAssertEqual((lines.last?["summary"] as? [String: Any])?["sample_rate"] as? Double, 44_100, format)
+        }
+    }
+
     func testNaNInfAndDenormalSamplesNeverReachTheOutput() throws {
         // A 32-bit float WAV whose samples include NaN, ±Inf and denormals, written by Python's own wave module.
         let path = Tool.temporaryPath("nonfinite.wav")

@@ -107,6 +107,31 @@ final class LiveOSCTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(jsonLines(run.stdout).count, 55, "30 ticks per second kept coming")
     }
 
+    func testAGlobConnectsEveryMatchingSourceToItsOwnInput() throws {
+        try playTone()
+        let run = try Tool.capture(Tool.jacktap, ["--connect", "e2e-*:out_?", "--connect", "system:capture_*",
+                                                  "--json", "--duration", "1"], environment: server.environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("e2e-tone:out_1 → jacktap:in_1"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("system:capture_2 → jacktap:in_3"), run.stderr)
+        let last = jsonLines(run.stdout).last!
+        XCTAssertEqual(((last["in_1"] as! [String: Any])["note"] as! [Any])[0] as? String, "A4")
+        XCTAssertNotNil(last["in_3"])
+    }
+
+    func testPortsListsSourcesAndConnections() throws {
+        try playTone()
+        let tap = try startBackground(Tool.jacktap, ["e2e-tone:out_1", "--quiet"], server: server)
+        background.append(tap)
+        try waitForPort("jacktap:in_1", server: server)
+        usleep(300_000)
+        let listing = try Tool.run(Tool.jacktap, ["ports"], environment: server.environment)
+        let lines = listing.split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("system:capture_1") && $0.contains("out") && $0.contains("audio") })
+        XCTAssertTrue(lines.contains { $0.hasPrefix("e2e-tone:out_1") && $0.contains("→ jacktap:in_1") }, listing)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("jacktap:in_1") && $0.contains("← e2e-tone:out_1") }, listing)
+    }
+
     func waitForAnyPort(prefix: String, server: PrivateJackServer) throws -> String {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
