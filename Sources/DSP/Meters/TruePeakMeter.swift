@@ -1,0 +1,222 @@
+/// True peak of one channel, ITU-R BS.1770-4 Annex 2: the largest magnitude of the signal oversampled 4×
+/// below 96 kHz, 2× below 192 kHz and 1× (the sample peak) from 192 kHz on.
+///
+/// The interpolator (`TruePeakFilter`) has an identity phase, so the reading is never below the sample
+/// peak: every sample's own magnitude enters the maximum bit for bit, and only the in-between points are
+/// computed. Against the BS.1770 example filter, which has no identity phase and reads Tech 3341 case 20
+/// below its sample peak (standards.md, "True peak"), this is the property that matters most.
+///
+/// Life cycle (Fons Adriaensen's meters): `init` designs the filter and allocates everything; `process`
+/// runs on blocks of any size and never allocates, locks or logs; `read` returns the maximum since the
+/// previous read and clears it. Not thread-safe: call `process` and `read` from one thread (the host
+/// publishes readings through its own atomics).
+///
+/// The in-between points of the last `latency` samples of a block need samples not yet seen, so they are
+/// counted in a later read; the samples themselves are counted at once. NaN, ±Inf and magnitudes outside
+/// 2^−66…2^32 (below −397 dBFS or above +193 dBFS) are read as silence.
+public final class TruePeakMeter {
+    /// The sample rate the filter was designed for.
+    public let sampleRate: Double
+    /// Oversampling factor: 4, 2 or 1.
+    public let oversampling: Int
+    /// Samples by which the in-between points lag the input (the interpolator's half length), 0 at 1×.
+    public let latency: Int
+
+    let taps: Int
+    /// Past samples kept in front of each chunk: `taps − 1` (0 at 1×).
+    let history: Int
+    /// Input samples sanitised and interpolated per pass; a bigger block is cut into chunks of this size.
+    static let chunk = 512
+    /// `history` past samples, then the current chunk.
+    let buffer: UnsafeMutablePointer<Float>
+    /// The filter's coefficients, phase-major, as scalars (for the tail of a chunk) ...
+    let coefficients: UnsafeMutablePointer<Float>
+    /// ... and each one splatted over eight lanes (the vector loop reads them as memory operands).
+    let splatted: UnsafeMutablePointer<SIMD8<Float>>
+    /// Bit pattern of the largest magnitude since the last read (non-negative floats order like their bits).
+    var peakBits: Int32 = 0
+
+    /// A meter for `sampleRate`; designs the interpolator and allocates all the memory it will use.
+    public init(sampleRate: Double) {
+        self.sampleRate = sampleRate
+        let filter = TruePeakFilter(sampleRate: sampleRate)
+        oversampling = filter.factor
+        taps = filter.factor > 1 ? filter.taps : 0
+        history = filter.factor > 1 ? filter.taps - 1 : 0
+        latency = filter.factor > 1 ? filter.halfLength : 0
+        buffer = .allocate(capacity: history + TruePeakMeter.chunk)
+        buffer.initialize(repeating: 0, count: history + TruePeakMeter.chunk)
+        let count = max(filter.coefficients.count, 1)
+        coefficients = .allocate(capacity: count)
+        coefficients.initialize(repeating: 0, count: count)
+        splatted = .allocate(capacity: count)
+        splatted.initialize(repeating: SIMD8(repeating: 0), count: count)
+        for (i, c) in filter.coefficients.enumerated() {
+            coefficients[i] = c
+            splatted[i] = SIMD8(repeating: c)
+        }
+    }
+
+    deinit {
+        buffer.deallocate()
+        coefficients.deallocate()
+        splatted.deallocate()
+    }
+
+    /// Meters `count` samples.
+    public func process(_ samples: UnsafePointer<Float>, count: Int) {
+        var peak = peakBits
+        var done = 0
+        while done < count {
+            let n = min(count &- done, TruePeakMeter.chunk)
+            peak = max(peak, load(samples + done, count: n))
+            switch oversampling {
+            case 4: peak = max(peak, interpolate4(count: n))
+            case 2: peak = max(peak, interpolate2(count: n))
+            default: break
+            }
+            if history > 0 { buffer.update(from: buffer + n, count: history) }
+            done &+= n
+        }
+        peakBits = peak
+    }
+
+    /// The largest magnitude (linear, ≥ 0) of the oversampled signal since the previous read; clears it.
+    public func read() -> Float {
+        let value = Float(bitPattern: UInt32(bitPattern: peakBits))
+        peakBits = 0
+        return value
+    }
+
+    /// Clears the maximum and the interpolator's memory.
+    public func reset() {
+        peakBits = 0
+        buffer.update(repeating: 0, count: history + TruePeakMeter.chunk)
+    }
+
+    // MARK: Kernel
+
+    /// Exponent fields of 2^−66 and 2^32: the accepted range (see the type's documentation).
+    static let lowestExponent: Int32 = (127 - 66) << 23
+    static let beyondExponent: Int32 = (127 + 32) << 23
+
+    /// The sanitised bits of one sample (0 outside the accepted range, NaN and Inf included).
+    @inline(__always)
+    static func sanitized(_ bits: Int32) -> Int32 {
+        let e = bits & 0x7f80_0000
+        return e >= lowestExponent && e < beyondExponent ? bits : 0
+    }
+
+    /// Copies `count` sanitised samples behind the history; returns their largest magnitude's bits.
+    @inline(__always)
+    func load(_ source: UnsafePointer<Float>, count: Int) -> Int32 {
+        let lanes = 8
+        let vectorCount = count & ~(lanes &- 1)
+        let raw = UnsafeRawPointer(source)
+        let out = UnsafeMutableRawPointer(buffer + history)
+        let lowest = SIMD8<Int32>(repeating: TruePeakMeter.lowestExponent)
+        let beyond = SIMD8<Int32>(repeating: TruePeakMeter.beyondExponent)
+        let exponent = SIMD8<Int32>(repeating: 0x7f80_0000)
+        let magnitude = SIMD8<Int32>(repeating: 0x7fff_ffff)
+        var peak = SIMD8<Int32>(repeating: 0)
+        var i = 0
+        while i < vectorCount {
+            let bits = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Int32>.self)
+            let e = bits & exponent
+            let keep = (e .>= lowest) .& (e .< beyond)
+            let clean = bits.replacing(with: 0, where: .!keep)
+            out.storeBytes(of: clean, toByteOffset: i &* 4, as: SIMD8<Int32>.self)
+            let m = clean & magnitude
+            peak.replace(with: m, where: m .> peak)
+            i &+= lanes
+        }
+        var best = peak.max()
+        while i < count {
+            let clean = TruePeakMeter.sanitized(Int32(bitPattern: source[i].bitPattern))
+            buffer[history &+ i] = Float(bitPattern: UInt32(bitPattern: clean))
+            best = max(best, clean & 0x7fff_ffff)
+            i &+= 1
+        }
+        return best
+    }
+
+    /// The three in-between phases (4×) of every window that ends in the current chunk; returns the
+    /// largest magnitude's bits. Eight consecutive outputs per pass, one lane each: every lane does the
+    /// same multiply-adds in the same order as the scalar tail and `ScalarTruePeakMeter`, so the three
+    /// agree bit for bit whatever the block size.
+    @inline(__always)
+    func interpolate4(count: Int) -> Int32 {
+        let taps = self.taps
+        let c = splatted
+        let raw = UnsafeRawPointer(buffer)
+        let groups = count & ~7
+        var peak = SIMD8<Int32>(repeating: 0)
+        var i = 0
+        while i < groups {
+            var a1 = SIMD8<Float>(repeating: 0)
+            var a2 = SIMD8<Float>(repeating: 0)
+            var a3 = SIMD8<Float>(repeating: 0)
+            var t = 0
+            while t < taps {
+                let v = raw.loadUnaligned(fromByteOffset: (i &+ t) &* 4, as: SIMD8<Float>.self)
+                a1 = a1 + c[t] * v
+                a2 = a2 + c[taps &+ t] * v
+                a3 = a3 + c[2 &* taps &+ t] * v
+                t &+= 1
+            }
+            TruePeakMeter.raise(&peak, a1)
+            TruePeakMeter.raise(&peak, a2)
+            TruePeakMeter.raise(&peak, a3)
+            i &+= 8
+        }
+        return max(peak.max(), tail(from: groups, count: count, phases: 3))
+    }
+
+    /// The one in-between phase (2×), as `interpolate4`.
+    @inline(__always)
+    func interpolate2(count: Int) -> Int32 {
+        let taps = self.taps
+        let c = splatted
+        let raw = UnsafeRawPointer(buffer)
+        let groups = count & ~7
+        var peak = SIMD8<Int32>(repeating: 0)
+        var i = 0
+        while i < groups {
+            var a1 = SIMD8<Float>(repeating: 0)
+            var t = 0
+            while t < taps {
+                let v = raw.loadUnaligned(fromByteOffset: (i &+ t) &* 4, as: SIMD8<Float>.self)
+                a1 = a1 + c[t] * v
+                t &+= 1
+            }
+            TruePeakMeter.raise(&peak, a1)
+            i &+= 8
+        }
+        return max(peak.max(), tail(from: groups, count: count, phases: 1))
+    }
+
+    /// Windows `start..<count` one at a time (fewer than eight).
+    @inline(__always)
+    func tail(from start: Int, count: Int, phases: Int) -> Int32 {
+        var best: Int32 = 0
+        var i = start
+        while i < count {
+            for p in 0..<phases {
+                let c = coefficients + p &* taps
+                var acc: Float = 0
+                for t in 0..<taps { acc = acc + c[t] * buffer[i &+ t] }
+                best = max(best, Int32(bitPattern: acc.bitPattern) & 0x7fff_ffff)
+            }
+            i &+= 1
+        }
+        return best
+    }
+
+    /// Raises each lane of `peak` to the magnitude bits of `value` where larger: integer compares on bit
+    /// patterns instead of float max, which compiles to branches (realtime-swift.md, "SIMD8 mask select").
+    @inline(__always)
+    static func raise(_ peak: inout SIMD8<Int32>, _ value: SIMD8<Float>) {
+        let m = unsafeBitCast(value, to: SIMD8<Int32>.self) & SIMD8(repeating: 0x7fff_ffff)
+        peak.replace(with: m, where: m .> peak)
+    }
+}
