@@ -1,11 +1,12 @@
 import DSP
+import Synchronization
 
 /// Turns what the tap produced into one `Snapshot` per tick: the analysis thread's whole job, and the same
 /// code for a file as for live JACK input.
 ///
 /// Ticks fall every sampleRate / rate frames of audio (not of wall-clock time), so a file analysed as fast as
-/// the machine allows reports the same instants as the live stream. A poll makes at most one snapshot: when
-/// the source's periods are longer than a tick, ticks follow the periods.
+/// the machine allows reports the same instants, and the same figures, as the live stream: every value of a
+/// tick is measured on the frames up to that tick, whatever the period size.
 public final class AnalysisEngine {
     /// The sample rate of the source (JACK's or the file's), Hz.
     public let sampleRate: Double
@@ -19,13 +20,20 @@ public final class AnalysisEngine {
     var runPeak: [Float]
     var runSumOfSquares: [Double]
     var runFrames = 0
+    var overrunsSeen = 0
+    let portMeters: [PortMeters]
+    let programmes: [ProgrammeLoudness]
+    let pairs: [(pair: MeterConfig.Pair, meter: CorrelationMeter)]
+    let resetRequested = Atomic<Bool>(false)
     var position = 0
     var lastSnapshotPosition = 0
     var nextTick: Double
     let tickInterval: Double
 
-    /// An engine reading `tap`, whose channels are named `portNames`, at the source's `sampleRate`.
-    public init(tap: Tap, sampleRate: Double, portNames: [String], config: AnalysisConfig) {
+    /// An engine reading `tap`, whose channels are named `portNames`, at the source's `sampleRate`, running
+    /// the broadcast meters `meters` chooses.
+    public init(tap: Tap, sampleRate: Double, portNames: [String], config: AnalysisConfig,
+                meters: MeterConfig = MeterConfig()) {
         precondition(portNames.count == tap.channels, "one name per tapped channel")
         self.tap = tap
         self.sampleRate = sampleRate
@@ -38,55 +46,117 @@ public final class AnalysisEngine {
         runSumOfSquares = Array(repeating: 0, count: portNames.count)
         tickInterval = sampleRate / config.rate
         nextTick = tickInterval
+        portMeters = portNames.map { _ in PortMeters(config: meters, sampleRate: sampleRate) }
+        if meters.meters.contains(.loudness), !portNames.isEmpty {
+            let groups = meters.programmes.isEmpty ? [MeterConfig.defaultProgramme(portCount: portNames.count)]
+                : meters.programmes
+            programmes = groups.map { ProgrammeLoudness(programme: $0, sampleRate: sampleRate) }
+        } else {
+            programmes = []
+        }
+        pairs = meters.meters.contains(.correlation)
+            ? meters.pairs.map { (pair: $0, meter: CorrelationMeter(sampleRate: sampleRate)) } : []
     }
 
-    /// Drains the tap's meters and ring; returns a snapshot when a tick has come due.
-    public func poll() -> Snapshot? {
-        let frames = tap.takeFrames()
+    /// Asks for the integrated loudness, range, maxima, holds and clip counts to start again; any thread
+    /// (SIGUSR1, the view's key) may call it; the analysis thread carries it out at its next poll.
+    public func requestReset() { resetRequested.store(true, ordering: .releasing) }
+
+    func resetMeters() {
+        portMeters.forEach { $0.reset() }
+        programmes.forEach { $0.meter.reset() }
+    }
+
+    /// Measures the `count` readable frames starting `offset` frames in, on every channel: sample peak and
+    /// sum of squares (the tap's own kernel, without the copy), the broadcast meters sample by sample, and the
+    /// FFT history; in the ring's (up to two) contiguous regions.
+    func measure(offset: Int, count: Int) {
+        let (_, firstCount, _, secondCount) = tap.ring.readRegions(channel: 0, offset: offset, count: count)
+        for (start, n) in [(offset, firstCount), (offset + firstCount, secondCount)] where n > 0 {
+            for c in 0..<tap.channels {
+                let samples = tap.ring.readRegions(channel: c, offset: start, count: n).0
+                let measured = TapKernel.measure(samples, into: nil, count: n)
+                peakSinceTick[c] = max(peakSinceTick[c], measured.peak)
+                runPeak[c] = max(runPeak[c], measured.peak)
+                runSumOfSquares[c] += Double(measured.sumOfSquares)
+                rms[c].add(sumOfSquares: Double(measured.sumOfSquares), frames: n)
+                portMeters[c].process(samples, count: n)
+            }
+            for programme in programmes {
+                programme.process(count: n) { tap.ring.readRegions(channel: $0, offset: start, count: n).0 }
+            }
+            for (pair, meter) in pairs {
+                meter.process(left: tap.ring.readRegions(channel: pair.left, offset: start, count: n).0,
+                              right: tap.ring.readRegions(channel: pair.right, offset: start, count: n).0, count: n)
+            }
+        }
+        for c in 0..<tap.channels { analyzers[c].append(from: tap.ring, channel: c, offset: offset, count: count) }
+    }
+
+    /// Drains the tap; returns a snapshot for every tick that came due, each measured on exactly the frames up
+    /// to its instant (however many periods the analysis thread was woken late for, and whatever their size).
+    ///
+    /// The callback's "max since last read" peak covers every period, including any the ring had to drop:
+    /// when periods were dropped, it is folded into the next tick's peak, so no peak is ever lost.
+    public func poll() -> [Snapshot] {
+        runFrames += tap.takeFrames()
+        let dropped = tap.overruns != overrunsSeen
+        overrunsSeen = tap.overruns
         for c in 0..<tap.channels {
             let peak = tap.takePeak(channel: c)
-            let sum = tap.takeSumOfSquares(channel: c)
-            peakSinceTick[c] = max(peakSinceTick[c], peak)
-            runPeak[c] = max(runPeak[c], peak)
-            runSumOfSquares[c] += sum
-            rms[c].add(sumOfSquares: sum, frames: frames)
-        }
-        runFrames += frames
-
-        let available = tap.ring.readableFrames()
-        if available > 0 {
-            for c in 0..<tap.channels {
-                analyzers[c].append(from: tap.ring, channel: c, offset: 0, count: available)
+            _ = tap.takeSumOfSquares(channel: c)
+            if dropped {
+                peakSinceTick[c] = max(peakSinceTick[c], peak)
+                runPeak[c] = max(runPeak[c], peak)
             }
-            tap.ring.consume(available)
-            position += available
         }
-        guard Double(position) >= nextTick, available > 0 else { return nil }
-        while nextTick <= Double(position) { nextTick += tickInterval }
-        return snapshot()
+        if resetRequested.exchange(false, ordering: .acquiring) { resetMeters() }
+
+        var snapshots = [Snapshot]()
+        let available = tap.ring.readableFrames()
+        var offset = 0
+        while offset < available {
+            let untilTick = max(Int((nextTick - Double(position)).rounded(.up)), 1)
+            let n = min(available - offset, untilTick)
+            measure(offset: offset, count: n)
+            offset += n
+            position += n
+            if Double(position) >= nextTick {
+                while nextTick <= Double(position) { nextTick += tickInterval }
+                snapshots.append(snapshot())
+            }
+        }
+        tap.ring.consume(available)
+        return snapshots
     }
 
-    /// At the end of a finite source: drains what is left and returns a last snapshot for the frames after
-    /// the last tick (so a file shorter than one tick still gets a reading).
-    public func finish() -> Snapshot? {
-        if let due = poll() { return due }
-        return position > lastSnapshotPosition ? snapshot() : nil
+    /// At the end of a finite source: drains what is left, with a last snapshot for the frames after the last
+    /// tick (so a file shorter than one tick still gets a reading).
+    public func finish() -> [Snapshot] {
+        var snapshots = poll()
+        if position > lastSnapshotPosition { snapshots.append(snapshot()) }
+        return snapshots
     }
 
     func snapshot() -> Snapshot {
         var readings = [PortReading]()
         readings.reserveCapacity(portNames.count)
+        let elapsed = Double(position - lastSnapshotPosition) / sampleRate
         for c in 0..<portNames.count {
             let rmsDB = Decibels.amplitude(rms[c].rms)
+            let peakDB = Decibels.amplitude(Double(peakSinceTick[c]))
             let spectral = analyzers[c].read(rmsDB: rmsDB)
             readings.append(PortReading(
-                name: portNames[c], peakDB: Decibels.amplitude(Double(peakSinceTick[c])), rmsDB: rmsDB,
+                name: portNames[c], peakDB: peakDB, rmsDB: rmsDB,
                 level: Decibels.unit(rmsDB, low: config.levelFloorDB), bands: spectral.bands,
-                pitch: spectral.pitch, note: spectral.note))
+                pitch: spectral.pitch, note: spectral.note,
+                meters: portMeters[c].read(peakDB: peakDB, elapsed: elapsed)))
             peakSinceTick[c] = 0
         }
         lastSnapshotPosition = position
-        return Snapshot(time: Double(position) / sampleRate, ports: readings, overruns: tap.overruns)
+        return Snapshot(time: Double(position) / sampleRate, ports: readings, overruns: tap.overruns,
+                        programmes: programmes.map(\.reading),
+                        pairs: pairs.map { PairReading(name: $0.pair.name, correlation: $0.meter.read()) })
     }
 
     /// Figures over everything polled so far.
@@ -94,6 +164,9 @@ public final class AnalysisEngine {
         RunSummary(
             peakDB: runPeak.map { Decibels.amplitude(Double($0)) },
             rmsDB: runSumOfSquares.map { runFrames > 0 ? Decibels.power($0 / Double(runFrames)) : Decibels.floor },
-            names: portNames, frames: runFrames, sampleRate: sampleRate, overruns: tap.overruns)
+            names: portNames, frames: runFrames, sampleRate: sampleRate, overruns: tap.overruns,
+            truePeakDB: portMeters.map { $0.truePeak == nil ? nil : Decibels.amplitude(Double($0.runTruePeak)) },
+            clips: portMeters.map { $0.clip?.events },
+            programmes: programmes.map(\.reading))
     }
 }

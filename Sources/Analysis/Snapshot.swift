@@ -16,10 +16,13 @@ public struct PortReading: Sendable, Equatable {
     public var pitch: DominantFrequency?
     /// The nearest note, when the tone is confident and loud enough to name (otherwise nil: no note).
     public var note: MusicalNote?
+    /// The broadcast meters (those `--meters` chose).
+    public var meters: MeterReading
 
     /// A reading with every value given.
     public init(name: String, peakDB: Float, rmsDB: Float, level: Float, bands: [Float], pitch: DominantFrequency?,
-                note: MusicalNote?) {
+                note: MusicalNote?, meters: MeterReading = MeterReading()) {
+        self.meters = meters
         self.name = name
         self.peakDB = peakDB
         self.rmsDB = rmsDB
@@ -38,12 +41,73 @@ public struct Snapshot: Sendable, Equatable {
     public var ports: [PortReading]
     /// Periods the ring dropped since the start (the meters still saw them).
     public var overruns: Int
+    /// Loudness per programme.
+    public var programmes: [ProgrammeReading]
+    /// Correlation per pair.
+    public var pairs: [PairReading]
 
     /// A snapshot at `time` of `ports`.
-    public init(time: Double, ports: [PortReading], overruns: Int) {
+    public init(time: Double, ports: [PortReading], overruns: Int, programmes: [ProgrammeReading] = [],
+                pairs: [PairReading] = []) {
         self.time = time
         self.ports = ports
         self.overruns = overruns
+        self.programmes = programmes
+        self.pairs = pairs
+    }
+}
+
+/// One port's broadcast meters at a tick; nil where `--meters` left a meter out.
+public struct MeterReading: Sendable, Equatable {
+    /// True peak since the previous tick, dBTP (BS.1770-4 Annex 2).
+    public var truePeakDB: Float?
+    /// VU (IEC 60268-17), in VU: 0 at the reference level.
+    public var vu: Float?
+    /// PPM (IEC 60268-10, type I or II), dB relative to the reference level.
+    public var ppm: Float?
+    /// K-system meter, dB on the K scale (0 at -K dBFS sine peak).
+    public var k: Float?
+    /// Held sample peak, dBFS (hold time, then fall rate).
+    public var holdDB: Float?
+    /// Clip events so far.
+    public var clips: Int?
+
+    /// No meter.
+    public init() {}
+}
+
+/// A loudness programme at a tick (BS.1770-4, EBU R128 / Tech 3341 / 3342), LUFS and LU, floored at -200.
+public struct ProgrammeReading: Sendable, Equatable {
+    public var name: String
+    public var momentary: Float
+    public var shortTerm: Float
+    public var integrated: Float
+    public var range: Float
+    public var maxMomentary: Float
+    public var maxShortTerm: Float
+
+    /// A reading with every figure given.
+    public init(name: String, momentary: Float, shortTerm: Float, integrated: Float, range: Float,
+                maxMomentary: Float, maxShortTerm: Float) {
+        self.name = name
+        self.momentary = momentary
+        self.shortTerm = shortTerm
+        self.integrated = integrated
+        self.range = range
+        self.maxMomentary = maxMomentary
+        self.maxShortTerm = maxShortTerm
+    }
+}
+
+/// A pair's stereo correlation at a tick, -1…+1.
+public struct PairReading: Sendable, Equatable {
+    public var name: String
+    public var correlation: Float
+
+    /// A reading of `name`.
+    public init(name: String, correlation: Float) {
+        self.name = name
+        self.correlation = correlation
     }
 }
 
@@ -61,9 +125,19 @@ public struct RunSummary: Sendable, Equatable {
     public var sampleRate: Double
     /// Periods the ring dropped.
     public var overruns: Int
+    /// Per port: the highest true peak of the run, dBTP (nil without the true-peak meter).
+    public var truePeakDB: [Float?]
+    /// Per port: clip events of the run.
+    public var clips: [Int?]
+    /// The programmes' final loudness.
+    public var programmes: [ProgrammeReading]
 
     /// A summary with every figure given.
-    public init(peakDB: [Float], rmsDB: [Float], names: [String], frames: Int, sampleRate: Double, overruns: Int) {
+    public init(peakDB: [Float], rmsDB: [Float], names: [String], frames: Int, sampleRate: Double, overruns: Int,
+                truePeakDB: [Float?] = [], clips: [Int?] = [], programmes: [ProgrammeReading] = []) {
+        self.truePeakDB = truePeakDB
+        self.clips = clips
+        self.programmes = programmes
         self.peakDB = peakDB
         self.rmsDB = rmsDB
         self.names = names

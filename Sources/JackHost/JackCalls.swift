@@ -92,5 +92,7 @@ enum JackDebug {
 }
 
 extension JackCalls {
+    static func connectionCount(_ port: OpaquePointer) -> Int { Int(jack_port_connected(port)) }
+
     static func processThread(_ client: OpaquePointer) -> pthread_t { jack_client_thread_id(client) }
 }

@@ -1,19 +1,42 @@
 import CJack
 import DSP
 import Glibc
+import Synchronization
 
 /// The generator's callback state: plain data, as for the tap.
 struct GeneratorProcessState {
     var ports: UnsafeMutablePointer<OpaquePointer>
     var portCount: Int
     var signal: UnsafeMutablePointer<TestSignal>
+    /// When set, the clip is played (one channel per output) instead of the signal.
+    var clip: PlanarClip?
+    /// Set to 1 by the shutdown handler when the server goes away.
+    var serverGone: UnsafeMutablePointer<Atomic<Int>>
 }
 
-/// Renders the test signal into the first output and copies it to the others.
+/// Called by libjack when the server shuts the generator down: only sets a flag.
+func jacktapGeneratorShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?,
+                              _ argument: UnsafeMutableRawPointer?) {
+    let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: GeneratorProcessState.self)
+    state.pointee.serverGone.pointee.store(1, ordering: .releasing)
+}
+
+/// Renders the test signal into the first output and copies it to the others, or plays the clip.
 func jacktapGeneratorProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
     let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: GeneratorProcessState.self)
     let count = Int(frames)
     let ports = state.pointee.ports
+    if let clip = state.pointee.clip {
+        let start = clip.periodStart()
+        var c = 0
+        while c < state.pointee.portCount {
+            let out = jack_port_get_buffer(ports[c], frames).unsafelyUnwrapped.assumingMemoryBound(to: Float.self)
+            clip.render(channel: c, from: start, into: out, count: count)
+            c &+= 1
+        }
+        clip.advance(from: start, by: count)
+        return 0
+    }
     let first = jack_port_get_buffer(ports[0], frames).unsafelyUnwrapped.assumingMemoryBound(to: Float.self)
     state.pointee.signal.pointee.render(into: first, count: count)
     var c = 1
@@ -37,10 +60,15 @@ public final class LiveGenerator {
     let signal: UnsafeMutablePointer<TestSignal>
     let state: UnsafeMutablePointer<GeneratorProcessState>
     let outputCount: Int
+    let serverGone: UnsafeMutablePointer<Atomic<Int>>
     var stopped = false
 
-    /// Registers `outputs` outputs playing `kind` at the server's rate.
-    public init(client: JackClient, kind: TestSignal.Kind, outputs: Int) throws(JackError) {
+    let clip: PlanarClip?
+
+    /// Registers `outputs` outputs playing `kind` at the server's rate, or `clip` (channel i to output i,
+    /// then silence) when given; the generator owns the clip from then on and frees it.
+    public init(client: JackClient, kind: TestSignal.Kind, outputs: Int, clip: PlanarClip? = nil) throws(JackError) {
+        self.clip = clip
         self.client = client
         outputCount = max(outputs, 1)
         ports = .allocate(capacity: outputCount)
@@ -55,17 +83,38 @@ public final class LiveGenerator {
         signal = .allocate(capacity: 1)
         signal.initialize(to: TestSignal(kind: kind, sampleRate: Double(client.sampleRate)))
         state = .allocate(capacity: 1)
-        state.initialize(to: GeneratorProcessState(ports: ports, portCount: outputCount, signal: signal))
+        serverGone = .allocate(capacity: 1)
+        serverGone.initialize(to: Atomic(0))
+        state.initialize(to: GeneratorProcessState(ports: ports, portCount: outputCount, signal: signal,
+                                                   clip: clip, serverGone: serverGone))
         client.setProcess(jacktapGeneratorProcess, UnsafeMutableRawPointer(state))
+        client.onShutdown(jacktapGeneratorShutdown, UnsafeMutableRawPointer(state))
     }
 
     deinit {
         stop()
+        clip?.deallocate()
         state.deallocate()
+        serverGone.deinitialize(count: 1)
+        serverGone.deallocate()
         signal.deinitialize(count: 1)
         signal.deallocate()
         ports.deallocate()
     }
+
+    /// Starts the clip (after `activate` and `connect`, so its first frame reaches every destination).
+    public func startClip() { clip?.start() }
+
+    /// True once the server has shut the client down.
+    public var serverStopped: Bool { serverGone.pointee.load(ordering: .acquiring) != 0 }
+
+    /// Whether every output has at least one connection.
+    public var outputsConnected: Bool {
+        (0..<outputCount).allSatisfy { JackCalls.connectionCount(ports[$0]) > 0 }
+    }
+
+    /// Whether the clip (if any) has been played to its end.
+    public var finished: Bool { clip?.finished ?? false }
 
     /// Full names of the outputs.
     public var outputNames: [String] { (0..<outputCount).map { client.fullName(of: ports[$0]) } }
@@ -84,7 +133,7 @@ public final class LiveGenerator {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        client.deactivate()
+        if !serverStopped { client.deactivate() }
         client.close()
     }
 }

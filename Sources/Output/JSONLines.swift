@@ -26,9 +26,34 @@ public enum JSONLines {
             } else {
                 out += ", \"note\": null"
             }
-            out += "}"
+            out += meterFields(port.meters) + "}"
+        }
+        out += programmeFields(snapshot.programmes)
+        for pair in snapshot.pairs {
+            out += ", " + quoted(OSCAddress.sanitizedPart(pair.name)) + ": {\"correlation\": " + fixed(pair.correlation, 4) + "}"
         }
         return out + "}"
+    }
+
+    static func meterFields(_ m: MeterReading) -> String {
+        var out = ""
+        if let v = m.truePeakDB { out += ", \"truepeak\": " + fixed(v, 3) }
+        if let v = m.vu { out += ", \"vu\": " + fixed(v, 3) }
+        if let v = m.ppm { out += ", \"ppm\": " + fixed(v, 3) }
+        if let v = m.k { out += ", \"k\": " + fixed(v, 3) }
+        if let v = m.holdDB { out += ", \"hold\": " + fixed(v, 3) }
+        if let v = m.clips { out += ", \"clip\": \(v)" }
+        return out
+    }
+
+    static func programmeFields(_ programmes: [ProgrammeReading]) -> String {
+        var out = ""
+        for p in programmes {
+            out += ", " + quoted(OSCAddress.sanitizedPart(p.name)) + ": {\"loudness\": {"
+            out += ProgrammeReading.fields(p).map { quoted($0.0) + ": " + fixed($0.1, 3) }.joined(separator: ", ")
+            out += "}}"
+        }
+        return out
     }
 
     /// The final line: figures over the whole run.
@@ -38,9 +63,12 @@ public enum JSONLines {
         out += ", \"overruns\": \(summary.overruns)"
         for (i, name) in summary.names.enumerated() {
             out += ", " + quoted(OSCAddress.sanitizedPart(name)) + ": {\"peak\": " + fixed(summary.peakDB[i], 3)
-            out += ", \"rms\": " + fixed(summary.rmsDB[i], 3) + "}"
+            out += ", \"rms\": " + fixed(summary.rmsDB[i], 3)
+            if i < summary.truePeakDB.count, let tp = summary.truePeakDB[i] { out += ", \"truepeak\": " + fixed(tp, 3) }
+            if i < summary.clips.count, let clips = summary.clips[i] { out += ", \"clip\": \(clips)" }
+            out += "}"
         }
-        return out + "}}"
+        return out + programmeFields(summary.programmes) + "}}"
     }
 
     static func fixed<F: BinaryFloatingPoint>(_ value: F, _ decimals: Int) -> String {

@@ -4,6 +4,10 @@ import OSC
 /// Turns a snapshot into the v1 OSC contract (design.md): per port, `<prefix>/<port>/peak f`, `/rms f`,
 /// `/level f`, `/bands f×N`, `/pitch f f` and, when a note is named, `/note s i f`.
 ///
+/// The broadcast meters add `/truepeak`, `/vu`, `/ppm`, `/k`, `/hold` (f) and `/clip` (i) per port,
+/// `<prefix>/<programme>/loudness/{momentary,shortterm,integrated,range,max_momentary,max_shortterm}` and
+/// `<prefix>/<pair>/correlation`.
+///
 /// Silence sends `/pitch 0 0` and no `/note` (no note is a missing message, not a made-up one). Only the tags
 /// i f s are used: every console jacktap targets accepts them (ecosystem.md).
 public struct OSCPublisher: Sendable {
@@ -37,6 +41,23 @@ public struct OSCPublisher: Sendable {
                 messages.append(OSCMessage(base + "/note", [.string(note.name), .int32(Int32(note.midi)),
                                                             .float32(note.cents)]))
             }
+            let m = port.meters
+            if let v = m.truePeakDB { messages.append(OSCMessage(base + "/truepeak", [.float32(v)])) }
+            if let v = m.vu { messages.append(OSCMessage(base + "/vu", [.float32(v)])) }
+            if let v = m.ppm { messages.append(OSCMessage(base + "/ppm", [.float32(v)])) }
+            if let v = m.k { messages.append(OSCMessage(base + "/k", [.float32(v)])) }
+            if let v = m.holdDB { messages.append(OSCMessage(base + "/hold", [.float32(v)])) }
+            if let v = m.clips { messages.append(OSCMessage(base + "/clip", [.int32(Int32(clamping: v))])) }
+        }
+        for programme in snapshot.programmes {
+            let base = prefix + "/" + OSCAddress.sanitizedPart(programme.name) + "/loudness/"
+            for (name, value) in ProgrammeReading.fields(programme) {
+                messages.append(OSCMessage(base + name, [.float32(value)]))
+            }
+        }
+        for pair in snapshot.pairs {
+            messages.append(OSCMessage(prefix + "/" + OSCAddress.sanitizedPart(pair.name) + "/correlation",
+                                       [.float32(pair.correlation)]))
         }
         return messages
     }
@@ -46,5 +67,13 @@ public struct OSCPublisher: Sendable {
         let messages = messages(for: snapshot)
         if bundles { return [.bundle(OSCBundle(timetag: .immediately, messages.map { .message($0) }))] }
         return messages.map { .message($0) }
+    }
+}
+
+extension ProgrammeReading {
+    /// The figures under the names the OSC paths and JSON keys use, in that order.
+    public static func fields(_ p: ProgrammeReading) -> [(String, Float)] {
+        [("momentary", p.momentary), ("shortterm", p.shortTerm), ("integrated", p.integrated), ("range", p.range),
+         ("max_momentary", p.maxMomentary), ("max_shortterm", p.maxShortTerm)]
     }
 }

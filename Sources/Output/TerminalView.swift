@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,8 +17,8 @@ import Synchronization
 /// instead of clearing the screen, so nothing flickers at 30 frames a second.
 ///
 /// `Sendable`, checked by the compiler: the selection is an `Atomic` because the main thread moves it on a key
-/// press while the analysis thread renders, and the peak holds sit behind a `Mutex` because `r` resets them
-/// from the main thread too. Everything else is immutable.
+/// press while the analysis thread renders. Everything else is immutable; the peak-hold marks are the
+/// engine's (`PortReading.meters.holdDB`).
 public final class TerminalView: Sendable {
     /// What a key press asks the view (or the program) to do.
     public enum Key: Sendable, Equatable {
@@ -50,8 +51,6 @@ public final class TerminalView: Sendable {
     private let selection = Atomic<Int>(0)
     /// The port count of the last frame, so the selection can wrap without the main thread seeing a snapshot.
     private let portCount = Atomic<Int>(0)
-    /// One mark per port, updated by `render`, cleared by `resetPeakHolds`.
-    private let holds = Mutex<[PeakHold]>([])
 
     /// A view headed by `title` (client name, rate, OSC destinations: the caller builds it).
     ///
@@ -79,11 +78,6 @@ public final class TerminalView: Sendable {
     /// Selects the previous port, wrapping to the last.
     public func selectPreviousPort() { moveSelection(by: -1) }
 
-    /// Forgets every peak-hold mark; the next frame starts them afresh.
-    public func resetPeakHolds() {
-        holds.withLock { $0.removeAll() }
-    }
-
     /// The key that `bytes` (what one `read` of a raw-mode terminal returned) stands for, or nil.
     ///
     /// Arrows come as `ESC [ C`/`ESC [ D`, or `ESC O C`/`ESC O D` when the terminal is in application cursor
@@ -107,7 +101,8 @@ public final class TerminalView: Sendable {
         let width = max((fixedColumns ?? Self.terminalColumns()) - 1, 1)
         let ports = snapshot.ports
         portCount.store(ports.count, ordering: .relaxed)
-        let marks = holdMarks(for: snapshot)
+        // The engine's peak hold (`--hold`, `--fall`; reset with everything else); no mark without it.
+        let marks = ports.map { $0.meters.holdDB ?? Decibels.floor }
         let selected = Self.wrapped(selection.load(ordering: .relaxed), count: ports.count)
 
         var lines = [colour ? "\u{1B}[1m\(title)\u{1B}[0m" : title]
@@ -120,12 +115,14 @@ public final class TerminalView: Sendable {
                                        selected: index == selected))
             }
         }
+        lines += snapshot.programmes.map(Self.loudnessLine)
+        lines += snapshot.pairs.map { String(format: "%@  correlation %+.2f", $0.name, $0.correlation) }
         lines.append("")
         if !ports.isEmpty {
             lines += spectrumLines(ports[selected], width: width)
         }
         let overruns = snapshot.overruns > 0 ? "   overruns: \(snapshot.overruns)" : ""
-        lines.append("←/→ or Tab: port   r: reset peak hold   q: quit" + overruns)
+        lines.append("←/→ or Tab: port   r: reset holds, loudness, maxima   q: quit" + overruns)
 
         var frame = "\u{1B}[H"
         for line in lines {
@@ -171,10 +168,18 @@ public final class TerminalView: Sendable {
         let peak = Self.padded(Self.decibels(port.peakDB), to: 6, alignRight: true)
         let rms = Self.padded(Self.decibels(port.rmsDB), to: 6, alignRight: true)
         let note = port.note.map(Self.noteText) ?? "—"
-        // Selection mark, name, spaces, two numbers and a note of up to 8 characters ("C#4 -12c").
-        let barWidth = max(width - nameWidth - 26, 10)
+        let truePeak = port.meters.truePeakDB.map { " TP" + Self.padded(Self.decibels($0), to: 6, alignRight: true) } ?? ""
+        // Selection mark, name, spaces, two numbers, the true peak and a note of up to 8 characters ("C#4 -12c").
+        let barWidth = max(width - nameWidth - 26 - truePeak.count, 10)
         let bar = Self.bar(levelDB: port.rmsDB, holdDB: hold, width: barWidth, colour: colour)
-        return "\(selected ? "▸" : " ")\(name) \(bar) \(peak) \(rms)  \(note)"
+        return "\(selected ? "▸" : " ")\(name) \(bar) \(peak) \(rms)\(truePeak)  \(note)"
+    }
+
+    /// A programme's loudness (EBU R128): momentary, short-term, integrated, range and the maxima.
+    static func loudnessLine(_ p: ProgrammeReading) -> String {
+        func lufs(_ v: Float) -> String { v <= Decibels.floor ? "  —  " : String(format: "%5.1f", v) }
+        return "\(p.name)  M \(lufs(p.momentary))  S \(lufs(p.shortTerm))  I \(lufs(p.integrated)) LUFS  "
+            + String(format: "LRA %4.1f LU", p.range) + "  max M \(lufs(p.maxMomentary))  max S \(lufs(p.maxShortTerm))"
     }
 
     private func spectrumLines(_ port: PortReading, width: Int) -> [String] {
@@ -206,21 +211,6 @@ public final class TerminalView: Sendable {
         let eighths = Int((clamped * Float(8 * spectrumRows)).rounded())
         let inRow = min(max(eighths - (spectrumRows - 1 - row) * 8, 0), 8)
         return inRow == 0 ? " " : blocks[inRow - 1]
-    }
-
-    private func holdMarks(for snapshot: Snapshot) -> [Float] {
-        holds.withLock { holds in
-            // A different port count is a different session: old marks would sit on the wrong meters.
-            if holds.count != snapshot.ports.count {
-                holds = Array(repeating: PeakHold(), count: snapshot.ports.count)
-            }
-            var marks = [Float]()
-            marks.reserveCapacity(holds.count)
-            for (index, port) in snapshot.ports.enumerated() {
-                marks.append(holds[index].update(peakDB: port.peakDB, time: snapshot.time))
-            }
-            return marks
-        }
     }
 
     private func moveSelection(by step: Int) {

@@ -99,6 +99,17 @@ public final class ChildProcess {
         return record(raw)
     }
 
+    /// Waits up to `timeout` seconds; returns the exit status, or nil if the child is still running.
+    public func wait(timeout: Double) -> Int32? {
+        var waited = 0.0
+        while isRunning {
+            if waited >= timeout { return nil }
+            usleep(10_000)
+            waited += 0.01
+        }
+        return status
+    }
+
     /// Whether the child is still running (reaps it when it has ended).
     public var isRunning: Bool {
         guard status == nil else { return false }

@@ -6,10 +6,13 @@ public final class PrivateJackServer {
     /// The server name; clients reach it with JACK_DEFAULT_SERVER set to this.
     public let name: String
 
-    /// Starts `jackd -n <unique> --no-realtime -d dummy -r rate -p period` and waits until it answers.
-    public init(rate: Int = 48_000, period: Int = 256) throws {
+    /// Starts `jackd -n <unique> --no-realtime -d dummy -r rate -p period` and waits until it answers;
+    /// `speed` > 1 runs the dummy driver that many times faster than real time (its `-w` wait per period).
+    public init(rate: Int = 48_000, period: Int = 256, speed: Double = 1) throws {
         name = "jacktap-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try Tool.run(Tool.repositoryPath("jack/private-server"), ["start", name, String(rate), String(period)])
+        var arguments = ["start", name, String(rate), String(period)]
+        if speed != 1 { arguments.append(String(Int(Double(period) / Double(rate) * 1e6 / speed))) }
+        try Tool.run(Tool.repositoryPath("jack/private-server"), arguments)
     }
 
     /// Makes this process's own JACK clients use the server.

@@ -17,8 +17,10 @@ public enum Tool {
             .deletingLastPathComponent().appendingPathComponent(relative).path
     }
 
-    /// The jacktap executable built beside the running test bundle.
+    /// The jacktap executable: $JACKTAP_BIN (`make test` points it at the release build, which the long
+    /// compliance runs need), or the one built beside the running test bundle.
     public static var jacktap: String {
+        if let bin = ProcessInfo.processInfo.environment["JACKTAP_BIN"], !bin.isEmpty { return bin }
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("jacktap").path
     }

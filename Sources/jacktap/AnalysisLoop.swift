@@ -32,8 +32,10 @@ final class AnalysisLoop: @unchecked Sendable {
     func run() {
         while !stopRequested.load(ordering: .acquiring), !live.serverStopped {
             guard live.waitForFrames(timeout: 0.25) else { continue }
-            if let snapshot = engine.poll() { sinks.publish(snapshot) }
+            engine.poll().forEach(sinks.publish)
         }
+        // A last snapshot with whatever arrived since the last tick: the final figures of the run.
+        engine.finish().forEach(sinks.publish)
         finished.signal()
     }
 

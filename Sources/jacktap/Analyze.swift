@@ -24,6 +24,7 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
     @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Meters") var meters: MeterOptions
 
     func validate() throws {
         guard period >= 16, period <= 8192 else { throw ValidationError("--period must be between 16 and 8192 frames") }
@@ -43,15 +44,17 @@ struct Analyze: ParsableCommand {
         }
         let driver = FileTapDriver(reader: reader, periodFrames: period, ringFrames: 4 * period)
         let names = (1...reader.channels).map { "in_\($0)" }
+        let meterConfig: MeterConfig
+        do { meterConfig = try meters.config(ports: names) } catch { error.exit() }
         let engine = AnalysisEngine(tap: driver.tap, sampleRate: reader.sampleRate, portNames: names,
-                                    config: analysis.config)
+                                    config: analysis.config, meters: meterConfig)
         let sinks = SnapshotSinks(sender: sender, publisher: output.publisher, json: output.json, view: nil)
         var progress = ProgressBar(total: reader.frames, enabled: StandardOutput.isTerminal(2))
         while driver.feedPeriod() {
-            if let snapshot = engine.poll() { sinks.publish(snapshot) }
+            engine.poll().forEach(sinks.publish)
             progress.update(driver.framesFed, sampleRate: reader.sampleRate)
         }
-        if let last = engine.finish() { sinks.publish(last) }
+        engine.finish().forEach(sinks.publish)
         progress.finish()
         let summary = engine.summary()
         if output.json {
@@ -61,8 +64,17 @@ struct Analyze: ParsableCommand {
                                         Double(summary.frames) / summary.sampleRate, summary.sampleRate,
                                         reader.channels))
             for (i, name) in summary.names.enumerated() {
-                StandardOutput.write(String(format: "  %@  peak %8.3f dBFS   rms %8.3f dBFS\n", name,
-                                            summary.peakDB[i], summary.rmsDB[i]))
+                var line = String(format: "  %@  peak %8.3f dBFS   rms %8.3f dBFS", name, summary.peakDB[i],
+                                  summary.rmsDB[i])
+                if i < summary.truePeakDB.count, let tp = summary.truePeakDB[i] {
+                    line += String(format: "   true peak %8.3f dBTP", tp)
+                }
+                if i < summary.clips.count, let clips = summary.clips[i], clips > 0 { line += "   clips \(clips)" }
+                StandardOutput.write(line + "\n")
+            }
+            for p in summary.programmes {
+                StandardOutput.write(String(format: "  %@  integrated %.1f LUFS   range %.1f LU   max momentary %.1f   max short-term %.1f\n",
+                                            p.name, p.integrated, p.range, p.maxMomentary, p.maxShortTerm))
             }
         }
     }

@@ -23,6 +23,7 @@ struct Demo: ParsableCommand {
 
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
     @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Meters") var meters: MeterOptions
 
     func run() throws {
         SignalWaiter.install()
@@ -51,7 +52,7 @@ struct Demo: ParsableCommand {
         var output = self.output
         if output.destinations.isEmpty { output.destinations = ["127.0.0.1:9000"] }
         let session = LiveSession(clientName: "jacktap", sources: generator.outputNames, globs: [], inputCount: 0,
-                                  analysis: analysis.config, output: output, quiet: quiet, duration: duration)
+                                  analysis: analysis.config, output: output, meters: meters, quiet: quiet, duration: duration)
         try session.run()
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioFile
 import DSP
 import Foundation
 import JackHost
@@ -24,6 +25,16 @@ struct Generate: ParsableCommand {
     @Flag(help: "Play the musical demo signal instead of the tone.")
     var demo = false
 
+    @Option(help: ArgumentHelp("Play this audio file (channel i to output i) once, then exit. Its rate must be the server's.",
+                               valueName: "file"))
+    var file: String?
+
+    @Flag(name: .customLong("on-connect"), help: """
+        With --file: start playing only once every output is connected, so the receiver gets the file from its \
+        first frame (e.g. jacktap started later with --connect 'jacktap-generate:out_*').
+        """)
+    var onConnect = false
+
     @Option(help: "Number of outputs (all carry the same signal).")
     var outputs: Int = 1
 
@@ -38,6 +49,7 @@ struct Generate: ParsableCommand {
     var duration: Double?
 
     func validate() throws {
+        guard !onConnect || file != nil else { throw ValidationError("--on-connect plays a --file") }
         guard tone > 0, tone < 100_000 else { throw ValidationError("--tone must be between 0 and 100000 Hz") }
         guard level <= 0, level >= -200 else { throw ValidationError("--level must be between -200 and 0 dBFS") }
         guard outputs >= 1, outputs <= 64 else { throw ValidationError("--outputs must be between 1 and 64") }
@@ -52,21 +64,61 @@ struct Generate: ParsableCommand {
                 throw Failure(description: "--tone \(tone) Hz is above half the server's rate (\(client.sampleRate) Hz)",
                               code: Failure.usage)
             }
+            let clip = try file.map { path throws(Failure) in try loadClip(path, rate: client.sampleRate) }
             generator = try LiveGenerator(client: client, kind: demo ? .demo : .tone(frequency: tone, levelDBFS: level),
-                                          outputs: outputs)
+                                          outputs: clip?.channels ?? outputs, clip: clip)
             try generator.activate()
             try generator.connect(to: destinations)
+            if !onConnect { generator.startClip() }
         } catch let failure as Failure {
             failure.exit()
         } catch let error as JackError {
             let code = if case .serverNotRunning = error { Failure.noServer } else { Failure.noSuchPort }
             Failure(description: error.description, code: code).exit()
         }
+        if onConnect {
+            // The file's first frame goes to every destination: play only once all outputs are connected.
+            while !generator.outputsConnected {
+                if SignalWaiter.pending() != nil || generator.serverStopped {
+                    generator.stop()
+                    return
+                }
+                usleep(500)
+            }
+            generator.startClip()
+        }
         let deadline = duration.map { Date().addingTimeInterval($0) }
         while SignalWaiter.pending() == nil {
             if let deadline, Date() >= deadline { break }
-            usleep(20_000)
+            if generator.finished || generator.serverStopped { break }
+            usleep(5_000)
         }
+        let stopped = generator.serverStopped
         generator.stop()
+        if stopped { Failure(description: "the JACK server stopped", code: Failure.serverStopped).exit() }
+    }
+
+    /// The whole file in memory, so the callback only copies.
+    func loadClip(_ path: String, rate: Int) throws(Failure) -> PlanarClip {
+        let reader: SoundFileReader
+        do { reader = try SoundFileReader(path: path) } catch {
+            throw Failure(description: error.description, code: Failure.badFile)
+        }
+        guard Int(reader.sampleRate) == rate else {
+            throw Failure(description: "'\(path)' is at \(Int(reader.sampleRate)) Hz but the JACK server runs at \(rate) Hz; "
+                + "jacktap does not resample (convert it, e.g. sox in.wav -r \(rate) out.wav)", code: Failure.badFile)
+        }
+        var frames = [[Float]](repeating: [], count: reader.channels)
+        let chunk = 65_536
+        let planes = (0..<reader.channels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: chunk) }
+        defer { planes.forEach { $0.deallocate() } }
+        while true {
+            let n = reader.read(count: chunk, into: planes)
+            if n == 0 { break }
+            for c in 0..<reader.channels { frames[c] += UnsafeBufferPointer(start: planes[c], count: n) }
+        }
+        let clip = PlanarClip.allocate(channels: reader.channels, frames: frames[0].count)
+        for c in 0..<reader.channels { clip.plane(c).update(from: frames[c], count: frames[0].count) }
+        return clip
     }
 }

@@ -22,8 +22,14 @@ struct Jacktap: ParsableCommand {
               /jacktap/<port>/bands f..  --bands bands 60 Hz-18 kHz, 0..1
               /jacktap/<port>/pitch f f  dominant frequency Hz, confidence 0..1
               /jacktap/<port>/note s i f note, MIDI number, cents (when named)
+            Broadcast meters (--meters; default all):
+              /jacktap/<port>/truepeak f dBTP since the last tick
+              /jacktap/<port>/vu f, /ppm f, /k f, /hold f, /clip i
+              /jacktap/<programme>/loudness/momentary f (also shortterm,
+                integrated, range, max_momentary, max_shortterm)
+              /jacktap/<pair>/correlation f
             dB values are floored at -200, never -inf. In silence /pitch is 0 0
-            and no /note is sent.
+            and no /note is sent. SIGUSR1 resets the loudness and the maxima.
 
             Exit status: 0 done; 64 bad command line; 65 a source port or glob
             that does not exist; 66 an unreadable or unsupported audio file;

@@ -14,6 +14,7 @@ struct LiveSession {
     var inputCount: Int
     var analysis: AnalysisConfig
     var output: OutputOptions
+    var meters: MeterOptions
     var quiet: Bool
     /// Stop after this many seconds; nil runs until a stop signal.
     var duration: Double? = nil
@@ -49,6 +50,11 @@ struct LiveSession {
         }
 
         let names = (1...count).map { "in_\($0)" }
+        let meterConfig: MeterConfig
+        do { meterConfig = try meters.config(ports: names) } catch {
+            client.close()
+            throw error
+        }
         let live: LiveTap
         do {
             live = try LiveTap(client: client, inputs: names)
@@ -64,7 +70,7 @@ struct LiveSession {
             + (destinations.isEmpty ? "" : " · OSC → " + destinations.map(\.description).joined(separator: ", "))
         let view = interactive ? TerminalView(title: title) : nil
         let engine = AnalysisEngine(tap: live.tap, sampleRate: Double(client.sampleRate), portNames: names,
-                                    config: analysis)
+                                    config: analysis, meters: meterConfig)
         let sinks = SnapshotSinks(sender: sender, publisher: output.publisher, json: output.json, view: view)
         if !interactive && !quiet {
             for i in 0..<count {
@@ -84,11 +90,14 @@ struct LiveSession {
         let deadline = duration.map { Date().addingTimeInterval($0) }
         while !quit, !live.serverStopped {
             if let deadline, Date() >= deadline { break }
-            if SignalWaiter.pending() != nil { break }
+            if let signal = SignalWaiter.pending() {
+                if signal == SIGUSR1 { engine.requestReset(); continue }
+                break
+            }
             switch TerminalView.handleKey(bytes: keys.read(milliseconds: 50)) {
             case .next?: view?.selectNextPort()
             case .previous?: view?.selectPreviousPort()
-            case .resetHolds?: view?.resetPeakHolds()
+            case .resetHolds?: engine.requestReset()
             case .quit?: quit = true
             case nil: break
             }

@@ -1,5 +1,7 @@
 import Analysis
 import ArgumentParser
+import DSP
+import Foundation
 import OSC
 import Output
 
@@ -70,4 +72,129 @@ struct OutputOptions: ParsableArguments {
     }
 
     var publisher: OSCPublisher { OSCPublisher(prefix: prefix, bundles: !noBundles) }
+}
+
+/// Options of the broadcast meters (live and `analyze`).
+struct MeterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("""
+        Meters to compute and send, comma-separated: truepeak,vu,ppm,k,hold,clip,loudness,correlation, or all \
+        or none. Peak, RMS, level, bands, pitch and note are always sent.
+        """, valueName: "list"))
+    var meters: String = "all"
+
+    @Option(name: .customLong("program"), help: ArgumentHelp("""
+        A loudness programme: NAME=PORT[:ROLE],… with roles L R C LFE Ls Rs (BS.1770 weights 1, 1, 1, 0, 1.41, \
+        1.41); e.g. stage=in_1:L,in_2:R. Repeatable. Default: one programme 'main' of every input.
+        """, valueName: "name=ports"))
+    var programmes: [String] = []
+
+    @Option(name: .customLong("pair"), help: ArgumentHelp(
+        "Measure the stereo correlation of two inputs: [NAME=]PORT,PORT (e.g. in_1,in_2). Repeatable.",
+        valueName: "ports"))
+    var pairs: [String] = []
+
+    @Option(name: .customLong("clip-threshold"), parsing: .unconditional,
+            help: "Samples at or above this level (dBFS) clip; consecutive ones count as one event.")
+    var clipThreshold: Float = 0
+
+    @Option(name: .customLong("hold"), help: "Peak hold time, seconds.")
+    var holdSeconds: Double = 1.5
+
+    @Option(name: .customLong("fall"), help: "Peak hold fall rate after the hold, dB per second.")
+    var fallRate: Double = 20
+
+    @Option(name: .customLong("ppm"), help: "PPM type: II (BBC/EBU, 0 dB = -18 dBFS) or I (DIN, 0 dB = -9 dBFS).")
+    var ppmType: String = "II"
+
+    @Option(name: .customLong("k"), help: "K-system scale: 20, 14 or 12.")
+    var kScale: Int = 20
+
+    @Option(name: .customLong("vu-reference"), parsing: .unconditional,
+            help: "The sine peak level (dBFS) that reads 0 VU.")
+    var vuReference: Float = -18
+
+    func validate() throws {
+        _ = try chosenMeters()
+        guard ["I", "II", "1", "2"].contains(ppmType.uppercased()) else {
+            throw ValidationError("--ppm must be I or II")
+        }
+        guard [20, 14, 12].contains(kScale) else { throw ValidationError("--k must be 20, 14 or 12") }
+        guard holdSeconds >= 0, holdSeconds <= 60 else { throw ValidationError("--hold must be 0 to 60 seconds") }
+        guard fallRate > 0, fallRate <= 1000 else { throw ValidationError("--fall must be above 0 dB/s") }
+        guard clipThreshold <= 0, clipThreshold >= -60 else { throw ValidationError("--clip-threshold must be -60 to 0 dBFS") }
+    }
+
+    func chosenMeters() throws -> Set<MeterConfig.Meter> {
+        let names = meters.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if names == ["all"] { return Set(MeterConfig.Meter.allCases) }
+        if names == ["none"] { return [] }
+        var chosen = Set<MeterConfig.Meter>()
+        for name in names {
+            guard let meter = MeterConfig.Meter(rawValue: name) else {
+                let known = MeterConfig.Meter.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--meters: unknown meter '\(name)' (known: \(known), all, none)")
+            }
+            chosen.insert(meter)
+        }
+        return chosen
+    }
+
+    /// The meter settings for inputs named `ports`; a programme or pair naming another port is an error.
+    func config(ports: [String]) throws(Failure) -> MeterConfig {
+        var config = MeterConfig()
+        do { config.meters = try chosenMeters() } catch { throw Failure(description: "\(error)", code: Failure.usage) }
+        config.clipThresholdDB = clipThreshold
+        config.holdSeconds = holdSeconds
+        config.fallDBPerSecond = fallRate
+        config.ppmType = ["I", "1"].contains(ppmType.uppercased()) ? .typeI : .typeII
+        config.ppmReferenceDB = config.ppmType == .typeI ? -9 : -18
+        config.kScale = Float(kScale)
+        config.vuReferenceDB = vuReference
+        func index(_ name: Substring, in option: String) throws(Failure) -> Int {
+            guard let i = ports.firstIndex(of: String(name)) else {
+                throw Failure(description: "\(option): no input named '\(name)' (inputs: \(ports.joined(separator: ", ")))",
+                              code: Failure.usage)
+            }
+            return i
+        }
+        for text in programmes {
+            let parts = text.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw Failure(description: "--program '\(text)' is not NAME=PORT[:ROLE],…", code: Failure.usage)
+            }
+            var members = [(port: Int, role: ChannelRole)]()
+            for member in parts[1].split(separator: ",") {
+                let fields = member.split(separator: ":")
+                let role: ChannelRole
+                if fields.count == 2 {
+                    guard let r = ChannelRole(rawValue: String(fields[1])) ?? ChannelRole.allCases.first(where: {
+                        $0.rawValue.lowercased() == fields[1].lowercased() }) else {
+                        throw Failure(description: "--program: unknown role '\(fields[1])' (L R C LFE Ls Rs)",
+                                      code: Failure.usage)
+                    }
+                    role = r
+                } else {
+                    role = .left
+                }
+                members.append((port: try index(fields[0], in: "--program"), role: role))
+            }
+            config.programmes.append(MeterConfig.Programme(name: String(parts[0]), members: members))
+        }
+        for text in pairs {
+            let parts = text.split(separator: "=", maxSplits: 1)
+            let portsText = parts.count == 2 ? parts[1] : parts[0]
+            let names = portsText.split(separator: ",")
+            guard names.count == 2 else {
+                throw Failure(description: "--pair '\(text)' is not [NAME=]PORT,PORT", code: Failure.usage)
+            }
+            let name = parts.count == 2 ? String(parts[0]) : "\(names[0])-\(names[1])"
+            config.pairs.append(MeterConfig.Pair(name: name, left: try index(names[0], in: "--pair"),
+                                                 right: try index(names[1], in: "--pair")))
+        }
+        let taken = Set(ports)
+        for name in config.programmes.map(\.name) + config.pairs.map(\.name) where taken.contains(name) {
+            throw Failure(description: "'\(name)' is an input's name; give the programme or pair another", code: Failure.usage)
+        }
+        return config
+    }
 }

@@ -30,6 +30,7 @@ struct Run: ParsableCommand {
 
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
     @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Meters") var meters: MeterOptions
 
     func validate() throws {
         guard inputs >= 0, inputs <= 256 else { throw ValidationError("--inputs must be between 0 and 256") }
@@ -39,7 +40,7 @@ struct Run: ParsableCommand {
     func run() throws {
         SignalWaiter.install()
         let session = LiveSession(clientName: name, sources: sources, globs: globs, inputCount: inputs,
-                                  analysis: analysis.config, output: output, quiet: quiet, duration: duration)
+                                  analysis: analysis.config, output: output, meters: meters, quiet: quiet, duration: duration)
         do { try session.run() } catch { error.exit() }
     }
 }

@@ -1,13 +1,14 @@
 import Glibc
 
-/// Stop requests for the main thread: SIGINT, SIGTERM (and SIGHUP) are blocked in every thread and taken
-/// synchronously with sigtimedwait, so no signal handler ever runs inside libjack or the analysis thread.
+/// Signals for the main thread: SIGINT, SIGTERM and SIGHUP (stop) and SIGUSR1 (reset the loudness and the
+/// maxima) are blocked in every thread and taken synchronously with sigtimedwait, so no signal handler ever
+/// runs inside libjack or the analysis thread.
 /// Must be installed before any thread is created (libjack creates its threads in jack_client_open).
 enum SignalWaiter {
     static func signalSet() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&set, signal) }
         return set
     }
 
@@ -17,7 +18,7 @@ enum SignalWaiter {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// The stop signal that is pending, if any, without waiting.
+    /// The signal that is pending, if any, without waiting.
     static func pending() -> Int32? {
         var set = signalSet()
         var zero = timespec(tv_sec: 0, tv_nsec: 0)

@@ -19,10 +19,10 @@ func analyse(_ channels: [[Float]], sampleRate: Double, period: Int = 256, confi
             samples.withUnsafeBufferPointer { tap.process(channel: c, samples: $0.baseAddress! + start, count: n, copy: copy) }
         }
         tap.endPeriod(frames: n, copied: copy)
-        if let s = engine.poll() { snapshots.append(s) }
+        snapshots += engine.poll()
         start += n
     }
-    if let s = engine.finish() { snapshots.append(s) }
+    snapshots += engine.finish()
     return (snapshots, engine.summary())
 }
 

@@ -90,4 +90,23 @@ final class BadInputTests: XCTestCase {
         process.signal()
         XCTAssertEqual(process.wait(), 0)
     }
+
+    func testMeterOptionsThatDoNotParseAreUsageErrors() throws {
+        let path = Tool.temporaryPath("meters.wav")
+        defer { unlink(path) }
+        try Tool.run("sox", ["-n", "-r", "48000", "-c", "2", path, "synth", "0.5", "sine", "440"])
+        let cases: [([String], String)] = [
+            (["--meters", "truepeak,bogus"], "unknown meter 'bogus'"),
+            (["--program", "stage=in_1:L,in_9:R"], "no input named 'in_9'"),
+            (["--program", "stage=in_1:XX"], "unknown role 'XX'"),
+            (["--program", "in_1=in_1,in_2"], "is an input's name"),
+            (["--pair", "in_1"], "is not [NAME=]PORT,PORT"),
+            (["--k", "16"], "--k must be 20, 14 or 12"),
+        ]
+        for (arguments, message) in cases {
+            let run = try Tool.capture(Tool.jacktap, ["analyze", path] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+    }
 }

@@ -30,4 +30,23 @@ final class JSONLinesTests: XCTestCase {
         XCTAssertEqual(s["duration"] as? Double, 2)
         XCTAssertEqual((s["in_1"] as! [String: Double])["rms"], -20.5)
     }
+
+    func testMetersAndLoudnessUseTheOSCNames() throws {
+        var port = PortReading(name: "in_1", peakDB: -1, rmsDB: -3, level: 1, bands: [], pitch: nil, note: nil)
+        port.meters.truePeakDB = -0.5
+        port.meters.clips = 2
+        let programme = ProgrammeReading(name: "main", momentary: -23, shortTerm: -22, integrated: -21, range: 5,
+                                         maxMomentary: -20, maxShortTerm: -19)
+        let line = JSONLines.line(for: Snapshot(time: 0, ports: [port], overruns: 0, programmes: [programme],
+                                                pairs: [PairReading(name: "in_1-in_2", correlation: -0.25)]))
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+        let in1 = object["in_1"] as! [String: Any]
+        XCTAssertEqual(in1["truepeak"] as? Double, -0.5)
+        XCTAssertEqual(in1["clip"] as? Int, 2)
+        XCTAssertNil(in1["vu"], "a meter left out has no key")
+        let loudness = (object["main"] as! [String: Any])["loudness"] as! [String: Double]
+        XCTAssertEqual(loudness, ["momentary": -23, "shortterm": -22, "integrated": -21, "range": 5,
+                                  "max_momentary": -20, "max_shortterm": -19])
+        XCTAssertEqual((object["in_1-in_2"] as! [String: Double])["correlation"], -0.25)
+    }
 }

@@ -44,4 +44,37 @@ final class OSCPublisherTests: XCTestCase {
         XCTAssertEqual(plain.count, 12)
         XCTAssertTrue(plain.allSatisfy { if case .message = $0 { true } else { false } })
     }
+
+    func testBroadcastMetersProgrammesAndPairsGetTheirOwnPaths() {
+        var port = reading()
+        port.meters.truePeakDB = -1.5
+        port.meters.vu = 0.5
+        port.meters.ppm = -2
+        port.meters.k = -3
+        port.meters.holdDB = -1
+        port.meters.clips = 4
+        let programme = ProgrammeReading(name: "main", momentary: -23, shortTerm: -22, integrated: -21, range: 5,
+                                         maxMomentary: -20, maxShortTerm: -19)
+        let snapshot = Snapshot(time: 0, ports: [port], overruns: 0, programmes: [programme],
+                                pairs: [PairReading(name: "in_1-in_2", correlation: 0.5)])
+        let byAddress = Dictionary(uniqueKeysWithValues: OSCPublisher().messages(for: snapshot).map { ($0.address, $0.arguments) })
+        XCTAssertEqual(byAddress["/jacktap/in_1/truepeak"], [.float32(-1.5)])
+        XCTAssertEqual(byAddress["/jacktap/in_1/vu"], [.float32(0.5)])
+        XCTAssertEqual(byAddress["/jacktap/in_1/ppm"], [.float32(-2)])
+        XCTAssertEqual(byAddress["/jacktap/in_1/k"], [.float32(-3)])
+        XCTAssertEqual(byAddress["/jacktap/in_1/hold"], [.float32(-1)])
+        XCTAssertEqual(byAddress["/jacktap/in_1/clip"], [.int32(4)])
+        XCTAssertEqual(byAddress["/jacktap/main/loudness/momentary"], [.float32(-23)])
+        XCTAssertEqual(byAddress["/jacktap/main/loudness/shortterm"], [.float32(-22)])
+        XCTAssertEqual(byAddress["/jacktap/main/loudness/integrated"], [.float32(-21)])
+        XCTAssertEqual(byAddress["/jacktap/main/loudness/range"], [.float32(5)])
+        XCTAssertEqual(byAddress["/jacktap/main/loudness/max_momentary"], [.float32(-20)])
+        XCTAssertEqual(byAddress["/jacktap/main/loudness/max_shortterm"], [.float32(-19)])
+        XCTAssertEqual(byAddress["/jacktap/in_1-in_2/correlation"], [.float32(0.5)])
+    }
+
+    func testMetersLeftOutAreNotSent() {
+        let messages = OSCPublisher().messages(for: Snapshot(time: 0, ports: [reading()], overruns: 0))
+        XCTAssertFalse(messages.contains { $0.address.hasSuffix("/truepeak") || $0.address.contains("loudness") })
+    }
 }

@@ -62,46 +62,27 @@ final class TerminalViewTests: XCTestCase {
 
     // MARK: Peak hold
 
-    func testPeakHoldHoldsOneAndAHalfSecondsThenFallsTwentyDecibelsPerSecond() {
-        var hold = PeakHold()
-        XCTAssertEqual(hold.update(peakDB: -6, time: 0), -6)
-        XCTAssertEqual(hold.update(peakDB: -30, time: 1.0), -6)
-        XCTAssertEqual(hold.update(peakDB: -30, time: 1.5), -6)
-        // 0.5 s into the fall: 10 dB lower; 1 s in: 20 dB lower.
-        XCTAssertEqual(hold.update(peakDB: -200, time: 2.0), -16, accuracy: 1e-4)
-        XCTAssertEqual(hold.update(peakDB: -200, time: 2.5), -26, accuracy: 1e-4)
-    }
-
-    func testPeakAboveTheFallingMarkIsHeldAfresh() {
-        var hold = PeakHold()
-        _ = hold.update(peakDB: -6, time: 0)
-        // At 2.5 s the mark has fallen to -26; a -20 peak is above it and holds for another 1.5 s.
-        XCTAssertEqual(hold.update(peakDB: -20, time: 2.5), -20)
-        XCTAssertEqual(hold.update(peakDB: -200, time: 4.0), -20)
-        XCTAssertEqual(hold.update(peakDB: -200, time: 4.5), -30, accuracy: 1e-4)
-    }
-
-    func testPeakHoldFallsNoLowerThanTheFloor() {
-        var hold = PeakHold()
-        _ = hold.update(peakDB: 0, time: 0)
-        XCTAssertEqual(hold.update(peakDB: -200, time: 60), -200)
-    }
-
-    func testResetForgetsTheHeldPeak() {
-        var hold = PeakHold()
-        _ = hold.update(peakDB: -3, time: 0)
-        hold.reset()
-        XCTAssertEqual(hold.update(peakDB: -40, time: 0.5), -40)
-    }
-
-    func testViewKeepsTheMarkBetweenFramesUntilResetPeakHolds() {
+    func testTheHoldMarkIsTheEnginesHeldPeak() {
         let view = TerminalView(title: "t", columns: 80, colour: false)
-        _ = view.render(snapshot(time: 0, ports: [port("in_1", peakDB: -6, rmsDB: -200)]))
-        let held = view.render(snapshot(time: 0.1, ports: [port("in_1", peakDB: -200, rmsDB: -200)]))
-        XCTAssertTrue(meterLine(of: held, port: "in_1").contains("│"))
-        view.resetPeakHolds()
-        let reset = view.render(snapshot(time: 0.2, ports: [port("in_1", peakDB: -200, rmsDB: -200)]))
-        XCTAssertFalse(meterLine(of: reset, port: "in_1").contains("│"))
+        var held = port("in_1", peakDB: -200, rmsDB: -200)
+        held.meters.holdDB = -6
+        XCTAssertTrue(meterLine(of: view.render(snapshot(time: 0, ports: [held])), port: "in_1").contains("│"))
+        let none = port("in_1", peakDB: -6, rmsDB: -200)
+        XCTAssertFalse(meterLine(of: view.render(snapshot(time: 0.1, ports: [none])), port: "in_1").contains("│"),
+                       "without the hold meter there is no mark")
+    }
+
+    func testProgrammeLoudnessAndTruePeakAreShown() {
+        let view = TerminalView(title: "t", columns: 120, colour: false)
+        var p = port("in_1", peakDB: -6, rmsDB: -9)
+        p.meters.truePeakDB = -5.4
+        let programme = ProgrammeReading(name: "main", momentary: -23.04, shortTerm: -22.96, integrated: -23.0,
+                                         range: 4.25, maxMomentary: -20, maxShortTerm: -21)
+        let frame = view.render(Snapshot(time: 1, ports: [p], overruns: 0, programmes: [programme]))
+        XCTAssertTrue(meterLine(of: frame, port: "in_1").contains("TP  -5.4"))
+        let line = visibleLines(frame).first { $0.hasPrefix("main") } ?? ""
+        XCTAssertTrue(line.contains("M -23.0") && line.contains("S -23.0") && line.contains("I -23.0 LUFS"), line)
+        XCTAssertTrue(line.contains("LRA  4.2 LU") || line.contains("LRA  4.3 LU"), line)
     }
 
     // MARK: Frame
@@ -140,7 +121,7 @@ final class TerminalViewTests: XCTestCase {
         let view = TerminalView(title: "jacktap @ 48000 Hz → 127.0.0.1:9000", columns: 120, colour: false)
         let lines = visibleLines(view.render(snapshot(time: 0, ports: [port("in_1", peakDB: -6, rmsDB: -12)])))
         XCTAssertEqual(lines.first, "jacktap @ 48000 Hz → 127.0.0.1:9000")
-        XCTAssertEqual(lines.last, "←/→ or Tab: port   r: reset peak hold   q: quit")
+        XCTAssertEqual(lines.last, "←/→ or Tab: port   r: reset holds, loudness, maxima   q: quit")
     }
 
     func testOverrunsAppearInTheFooterOnlyWhenThereAreAny() {

@@ -71,12 +71,49 @@ func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int) -> Doub
             let copy = tap.beginPeriod(frames: n)
             tap.process(channel: 0, samples: audio + start, count: n, copy: copy)
             tap.endPeriod(frames: n, copied: copy)
-            if engine.poll() != nil { ticks += 1 }
+            ticks += engine.poll().count
             start += n
         }
         precondition(ticks > 0)
     }
     return ns / 1e9 / seconds
+}
+
+/// CPU seconds per second of audio for `ports` ports through the full broadcast meter set, fed in periods
+/// of `period` frames: per port true peak, VU, PPM, K, clip counter, and the ports' loudness programme
+/// (M evaluated every 6.67 ms, S, I, LRA), as the analysis thread runs them.
+func meterBenchmark(ports: Int, seconds: Double, sampleRate: Double, period: Int) -> Double {
+    let frames = Int(seconds * sampleRate)
+    var signal = TestSignal(kind: .demo, sampleRate: sampleRate)
+    let audio = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+    defer { audio.deallocate() }
+    signal.render(into: audio, count: frames)
+    let truePeaks = (0..<ports).map { _ in TruePeakMeter(sampleRate: sampleRate) }
+    let vus = (0..<ports).map { _ in VUMeter(sampleRate: sampleRate) }
+    let ppms = (0..<ports).map { _ in PPMMeter(kind: .typeII, sampleRate: sampleRate) }
+    let ks = (0..<ports).map { _ in KMeter(sampleRate: sampleRate) }
+    let clips = (0..<ports).map { _ in ClipCounter() }
+    let loudness = LoudnessMeter(sampleRate: sampleRate, roles: Array(repeating: .left, count: ports))
+    let pointers = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: ports)
+    defer { pointers.deallocate() }
+    let ns = measure(runs: 3, repeats: 1) {
+        var start = 0
+        while start + period <= frames {
+            let block = UnsafePointer(audio + start)
+            for p in 0..<ports {
+                truePeaks[p].process(block, count: period)
+                vus[p].process(block, count: period)
+                ppms[p].process(block, count: period)
+                ks[p].process(block, count: period)
+                clips[p].process(block, count: period)
+                pointers[p] = block
+            }
+            loudness.process(UnsafePointer(pointers), count: period)
+            start += period
+        }
+        precondition(loudness.integrated.isFinite && truePeaks[0].read() > 0)
+    }
+    return ns / 1e9 / (Double(frames / period * period) / sampleRate)
 }
 
 let sampleRate = 48_000.0
@@ -90,3 +127,7 @@ for ports in [1, 8, 64] {
 let cpu = analysisBenchmark(seconds: 20, sampleRate: sampleRate, period: 256)
 print("# analysis\tcpu_seconds_per_audio_second_per_port\ttimes_real_time_per_port")
 print("analysis\t\(cpu)\t\(1 / cpu)")
+print("# meters\tports\tcpu_seconds_per_audio_second")
+for ports in [1, 64] {
+    print("meters\t\(ports)\t\(meterBenchmark(ports: ports, seconds: ports == 1 ? 60 : 10, sampleRate: sampleRate, period: 256))")
+}

@@ -88,6 +88,16 @@ public struct PlanarRing: @unchecked Sendable {
         if count > first { (destination + first).update(from: plane, count: count - first) }
     }
 
+    /// The (up to two) contiguous regions holding `count` readable frames of `channel`, starting `offset`
+    /// frames after the oldest; the split falls at the same frame for every channel.
+    public func readRegions(channel: Int, offset: Int = 0, count: Int)
+        -> (UnsafePointer<Float>, Int, UnsafePointer<Float>, Int) {
+        let start = (readIndex.pointee.load(ordering: .relaxed) + offset) & mask
+        let plane = storage + channel * capacity
+        let first = min(count, capacity - start)
+        return (UnsafePointer(plane + start), first, UnsafePointer(plane), count - first)
+    }
+
     /// Consumes `count` frames on every channel, giving their space back to the producer.
     public func consume(_ count: Int) {
         let r = readIndex.pointee.load(ordering: .relaxed)

@@ -38,7 +38,7 @@ final class LoudnessMeterTests: XCTestCase {
 
     func testReadingsAreBitIdenticalWhateverTheBlockSizes() {
         // Noise in level steps, fed once in blocks of 1024 and once in random sizes from 1 to 3000 frames.
-        var generator = LoudnessNoise(seed: 7)
+        var generator = SplitMix(seed: 7)
         let seconds = [(6.0, 0.05), (5, 0.3), (7, 0.01), (4, 0.2)]
         var left: [Float] = [], right: [Float] = []
         for (duration, amplitude) in seconds {
@@ -184,7 +184,7 @@ final class LoudnessMeterTests: XCTestCase {
         // The histogram's one approximation is the bin that straddles the relative gate. Against an exact
         // computation from the same blocks (every 15th sub-block's momentary energy, recomputed here from the
         // K-weighted signal), noise in level steps spanning the gate agrees within 0.01 LU.
-        var noise = LoudnessNoise(seed: 11)
+        var noise = SplitMix(seed: 11)
         var samples: [Float] = []
         for amplitude in [0.3, 0.02, 0.1, 0.03, 0.2, 0.01, 0.06] {
             for _ in 0..<(5 * 48_000) { samples.append(Float(amplitude * noise.nextSigned())) }
@@ -235,20 +235,4 @@ final class LoudnessMeterTests: XCTestCase {
         assertReading(meter.integrated, -20 - 3.0103 + 0.007, 0.002, "10 minutes of a mono 1 kHz tone")
         XCTAssertEqual(meter.range, 0)
     }
-}
-
-/// A small deterministic generator (SplitMix64), so the noise is the same in every run.
-struct LoudnessNoise: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [-1, 1).
-    mutating func nextSigned() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
 }
