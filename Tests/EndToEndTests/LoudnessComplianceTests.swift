@@ -78,7 +78,7 @@ final class LoudnessComplianceTests: XCTestCase {
         all.append(Case(name: "3341-11", channels: S.stereo(S.case11), programmes: ["p=in_1:L,in_2:R"]) { ticks, ctx in
             for i in 0..<20 {
                 let toneEnd = 6.0 * Double(i) + 0.15 * Double(i) + 3
-                let after = ticks.first { $0.t >= toneEnd + 0.1 }
+                let after = self.firstTick(after: toneEnd + 0.1, in: ticks)
                 self.within(after?.loudness("p", "max_shortterm"), Double(-38 + i), 0.1, "\(ctx) segment \(i)")
             }
         })
@@ -94,7 +94,7 @@ final class LoudnessComplianceTests: XCTestCase {
         all.append(Case(name: "3341-14", channels: S.stereo(S.case14), programmes: ["p=in_1:L,in_2:R"]) { ticks, ctx in
             for i in 0..<20 {
                 let toneEnd = 0.8 * Double(i) + 0.02 * Double(i) + 0.4
-                let after = ticks.first { $0.t >= toneEnd + 0.1 }
+                let after = self.firstTick(after: toneEnd + 0.1, in: ticks)
                 self.within(after?.loudness("p", "max_momentary"), Double(-38 + i), 0.1, "\(ctx) segment \(i)")
             }
         })
@@ -128,6 +128,11 @@ final class LoudnessComplianceTests: XCTestCase {
             self.within(ticks.last?.loudness("p", "range"), 0, 0.0001, "\(ctx) LRA of a steady tone")
         })
         return all
+    }
+
+    /// The first tick at or after `time`, or the last tick (the end of the file) when the file ends sooner.
+    func firstTick(after time: Double, in ticks: [Tick]) -> Tick? {
+        ticks.first { $0.t >= time } ?? ticks.last
     }
 
     func write(_ c: Case) throws -> String {
