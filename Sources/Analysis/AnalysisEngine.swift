@@ -149,7 +149,9 @@ public final class AnalysisEngine {
             readings.append(PortReading(
                 name: portNames[c], peakDB: peakDB, rmsDB: rmsDB,
                 level: Decibels.unit(rmsDB, low: config.levelFloorDB), bands: spectral.bands,
-                pitch: spectral.pitch, note: spectral.note,
+                pitch: spectral.pitch.map { PitchReading(frequency: $0.frequency, confidence: $0.confidence,
+                                                         voiced: spectral.note != nil, time: Double(position) / sampleRate) },
+                note: spectral.note,
                 meters: portMeters[c].read(peakDB: peakDB, elapsed: elapsed)))
             peakSinceTick[c] = 0
         }

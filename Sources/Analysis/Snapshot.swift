@@ -12,17 +12,24 @@ public struct PortReading: Sendable, Equatable {
     public var level: Float
     /// Band levels, 0…1.
     public var bands: [Float]
-    /// Dominant frequency and its confidence; nil when there is nothing to measure (silence).
-    public var pitch: DominantFrequency?
-    /// The nearest note, when the tone is confident and loud enough to name (otherwise nil: no note).
+    /// The newest pitch estimate; nil when there is nothing to measure (silence). Unvoiced estimates carry
+    /// their best candidate with `voiced == false`: JSON shows them, OSC sends no `/pitch` for them.
+    public var pitch: PitchReading?
+    /// The displayed note (with hysteresis), when the pitch is voiced (otherwise nil: no note).
     public var note: MusicalNote?
+    /// Tempo in BPM, once the beat tracker has locked (nil before).
+    public var tempo: Float?
+    /// Position within the current beat at this tick, 0..<1 (0 on the beat), once locked.
+    public var phase: Float?
     /// The broadcast meters (those `--meters` chose).
     public var meters: MeterReading
 
     /// A reading with every value given.
-    public init(name: String, peakDB: Float, rmsDB: Float, level: Float, bands: [Float], pitch: DominantFrequency?,
-                note: MusicalNote?, meters: MeterReading = MeterReading()) {
+    public init(name: String, peakDB: Float, rmsDB: Float, level: Float, bands: [Float], pitch: PitchReading?,
+                note: MusicalNote?, meters: MeterReading = MeterReading(), tempo: Float? = nil, phase: Float? = nil) {
         self.meters = meters
+        self.tempo = tempo
+        self.phase = phase
         self.name = name
         self.peakDB = peakDB
         self.rmsDB = rmsDB
@@ -30,6 +37,26 @@ public struct PortReading: Sendable, Equatable {
         self.bands = bands
         self.pitch = pitch
         self.note = note
+    }
+}
+
+/// A pitch estimate as reported: the instant it describes is the centre of its analysis window.
+public struct PitchReading: Sendable, Equatable {
+    /// Fundamental frequency, Hz (the best candidate when unvoiced).
+    public var frequency: Double
+    /// Confidence 0…1.
+    public var confidence: Float
+    /// Whether the voicing gates (confidence and level) passed.
+    public var voiced: Bool
+    /// Seconds of audio at the centre of the analysis window.
+    public var time: Double
+
+    /// A reading with every value given.
+    public init(frequency: Double, confidence: Float, voiced: Bool, time: Double) {
+        self.frequency = frequency
+        self.confidence = confidence
+        self.voiced = voiced
+        self.time = time
     }
 }
 

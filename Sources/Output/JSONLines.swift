@@ -4,9 +4,11 @@ import OSC
 
 /// `--json` output: one line per tick, keyed like the OSC paths, and a final summary line.
 ///
-/// `{"t": 1.234, "in_1": {"peak": -6.021, "rms": -9.031, "level": 0.849, "bands": [...], "pitch": [440.0, 0.998],
-/// "note": ["A4", 69, 0.3]}}`. Where OSC sends no message, JSON says null: `"pitch": null` in silence,
-/// `"note": null` when no note is named. dB values are floored at -200 like on the wire.
+/// `{"t": 1.234, "in_1": {"peak": -6.021, "rms": -9.031, "level": 0.849, "bands": [...], "pitch": {"t": 1.2213,
+/// "hz": 440.0, "confidence": 0.998, "voiced": true}, "note": ["A4", 69, 0.3], "tempo": null, "phase": null}}`.
+/// `"pitch": null` in silence; an unvoiced pitch keeps its candidate with `"voiced": false` (OSC sends nothing
+/// for it); `"note": null` when no note is named; `tempo` and `phase` are null until the beat tracker locks.
+/// Events are lines of their own (see `line(for: AnalysisEvent)`). dB values are floored at -200 like on the wire.
 public enum JSONLines {
     /// One tick as a JSON line (no trailing newline).
     public static func line(for snapshot: Snapshot) -> String {
@@ -17,7 +19,8 @@ public enum JSONLines {
             out += ", \"level\": " + fixed(port.level, 4) + ", \"bands\": ["
             out += port.bands.map { fixed($0, 4) }.joined(separator: ", ") + "]"
             if let pitch = port.pitch {
-                out += ", \"pitch\": [" + fixed(pitch.frequency, 2) + ", " + fixed(pitch.confidence, 3) + "]"
+                out += ", \"pitch\": {\"t\": " + fixed(pitch.time, 4) + ", \"hz\": " + fixed(pitch.frequency, 2)
+                out += ", \"confidence\": " + fixed(pitch.confidence, 3) + ", \"voiced\": \(pitch.voiced)}"
             } else {
                 out += ", \"pitch\": null"
             }
@@ -26,6 +29,8 @@ public enum JSONLines {
             } else {
                 out += ", \"note\": null"
             }
+            out += ", \"tempo\": " + (port.tempo.map { fixed($0, 2) } ?? "null")
+            out += ", \"phase\": " + (port.phase.map { fixed($0, 3) } ?? "null")
             out += meterFields(port.meters) + "}"
         }
         out += programmeFields(snapshot.programmes)
@@ -33,6 +38,17 @@ public enum JSONLines {
             out += ", " + quoted(OSCAddress.sanitizedPart(pair.name)) + ": {\"correlation\": " + fixed(pair.correlation, 4) + "}"
         }
         return out + "}"
+    }
+
+    /// One event as a JSON line: `{"t": 12.345, "port": "in_1", "event": "beat", "count": 17, "bpm": 120.0,
+    /// "reported": 12.335}` or `{"t": …, "port": …, "event": "onset", "strength": 0.8, "reported": …}`.
+    public static func line(for event: AnalysisEvent) -> String {
+        var out = "{\"t\": " + fixed(event.time, 4) + ", \"port\": " + quoted(OSCAddress.sanitizedPart(event.port))
+        switch event.kind {
+        case .onset(let strength): out += ", \"event\": \"onset\", \"strength\": " + fixed(strength, 3)
+        case .beat(let count, let bpm): out += ", \"event\": \"beat\", \"count\": \(count), \"bpm\": " + fixed(bpm, 2)
+        }
+        return out + ", \"reported\": " + fixed(event.reported, 4) + "}"
     }
 
     static func meterFields(_ m: MeterReading) -> String {

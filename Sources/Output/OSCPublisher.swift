@@ -8,7 +8,9 @@ import OSC
 /// `<prefix>/<programme>/loudness/{momentary,shortterm,integrated,range,max_momentary,max_shortterm}` and
 /// `<prefix>/<pair>/correlation`.
 ///
-/// Silence sends `/pitch 0 0` and no `/note` (no note is a missing message, not a made-up one). Only the tags
+/// Musical analysis adds `/tempo f` and `/phase f` per tick once the beat tracker has locked, and the events
+/// `/onset f` and `/beat i f`. `/pitch` and `/note` are sent only for voiced estimates: an unvoiced frame or
+/// silence is a missing message, not a made-up one. Only the tags
 /// i f s are used: every console jacktap targets accepts them (ecosystem.md).
 public struct OSCPublisher: Sendable {
     /// Address prefix, "/jacktap" by default (`--prefix`).
@@ -34,13 +36,15 @@ public struct OSCPublisher: Sendable {
             messages.append(OSCMessage(base + "/rms", [.float32(port.rmsDB)]))
             messages.append(OSCMessage(base + "/level", [.float32(port.level)]))
             messages.append(OSCMessage(base + "/bands", port.bands.map { .float32($0) }))
-            messages.append(OSCMessage(base + "/pitch", [
-                .float32(Float(port.pitch?.frequency ?? 0)), .float32(port.pitch?.confidence ?? 0),
-            ]))
+            if let pitch = port.pitch, pitch.voiced {
+                messages.append(OSCMessage(base + "/pitch", [.float32(Float(pitch.frequency)), .float32(pitch.confidence)]))
+            }
             if let note = port.note {
                 messages.append(OSCMessage(base + "/note", [.string(note.name), .int32(Int32(note.midi)),
                                                             .float32(note.cents)]))
             }
+            if let tempo = port.tempo { messages.append(OSCMessage(base + "/tempo", [.float32(tempo)])) }
+            if let phase = port.phase { messages.append(OSCMessage(base + "/phase", [.float32(phase)])) }
             let m = port.meters
             if let v = m.truePeakDB { messages.append(OSCMessage(base + "/truepeak", [.float32(v)])) }
             if let v = m.vu { messages.append(OSCMessage(base + "/vu", [.float32(v)])) }
@@ -60,6 +64,15 @@ public struct OSCPublisher: Sendable {
                                        [.float32(pair.correlation)]))
         }
         return messages
+    }
+
+    /// The message of one event: `<prefix>/<port>/onset f` (strength) or `<prefix>/<port>/beat i f` (count, BPM).
+    public func message(for event: AnalysisEvent) -> OSCMessage {
+        let base = prefix + "/" + OSCAddress.sanitizedPart(event.port)
+        switch event.kind {
+        case .onset(let strength): return OSCMessage(base + "/onset", [.float32(strength)])
+        case .beat(let count, let bpm): return OSCMessage(base + "/beat", [.int32(Int32(clamping: count)), .float32(bpm)])
+        }
     }
 
     /// The datagrams of one tick: one bundle, or one datagram per message.

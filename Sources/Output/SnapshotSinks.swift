@@ -27,6 +27,17 @@ public final class SnapshotSinks {
         if let view { StandardOutput.write(view.render(snapshot)) }
     }
 
+    /// Publishes one event at once, in a datagram of its own: a bundle timetagged with the instant the event
+    /// describes (`timetag`: a beat's predicted wall-clock time, so that receivers that honour timetags act on
+    /// the beat), or a plain message with `--no-bundles`.
+    public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
+        if let sender {
+            let message = publisher.message(for: event)
+            sender.send(publisher.bundles ? .bundle(OSCBundle(timetag: timetag, [.message(message)])) : .message(message))
+        }
+        if json { StandardOutput.write(JSONLines.line(for: event) + "\n") }
+    }
+
     /// Prints the run's summary line (with `--json`).
     public func finish(_ summary: RunSummary) {
         if json { StandardOutput.write(JSONLines.line(for: summary) + "\n") }
