@@ -22,7 +22,7 @@ public struct OSCMessage: Sendable, Equatable {
         // The type tag string is an OSC-string that starts with "," (OSC 1.0, "OSC Type Tag String").
         buffer.append(UInt8(ascii: ","))
         for argument in arguments {
-            buffer.append(argument.typeTag)
+            argument.appendTypeTags(into: &buffer)
         }
         buffer.append(0)
         buffer.padToFourBytes(from: typeTagStart)

@@ -84,4 +84,21 @@ import Testing
                 "e8fe6f81.80000000 /inner s \"deep\"",
             ])
     }
+
+    @Test func oscdumpDecodesEveryOptionalTagItKnows() throws {
+        // liblo 0.31 reads h t d S c m T F N I b; it rejects r and arrays ("Invalid message received").
+        let message = OSCMessage(
+            "/jacktap/optional",
+            [
+                .int64(-5_000_000_000), .double(4.25), .symbol("sym"), .character(UInt8(ascii: "x")),
+                .midi(OSCMIDIMessage(port: 1, status: 0x90, data1: 0x3C, data2: 0x64)), .bool(true), .bool(false), .nil,
+                .impulse, .timetag(OSCTimetag(rawValue: 0xE8FE_6F80_4000_0000)), .blob([0x61, 0x62, 0x63]), .int32(5),
+            ])
+        let lines = try dump { sender in sender.send(message.encoded) }
+        try #require(lines.count == 1)
+        #expect(
+            withoutTimetag(lines[0])
+                == "/jacktap/optional hdScmTFNItbi -5000000000 4.250000 'sym 'x' MIDI [0x01 0x90 0x3c 0x64] #T #F Nil Infinitum e8fe6f80.40000000 [3b 0x61 0x62 0x63] 5"
+        )
+    }
 }

@@ -3,16 +3,23 @@ import Testing
 
 @testable import OSC
 
-/// python-osc (a decoder no one here wrote) must read what we send. Fails, not skips, when python3 or
+/// python-osc (a codec no one here wrote) must read what we send, and we must read what it sends. Fails, not skips, when python3 or
 /// python-osc is missing: it is part of the test environment.
 @Suite(.serialized) struct PythonOSCInteropTests {
     /// Receives `count` datagrams on 127.0.0.1 and prints one JSON line per datagram, after printing the
     /// port it bound. The socket timeout keeps a failed test from hanging.
     static let receiverScript = """
-        import json, socket, sys
+        import datetime, json, socket, sys
         from pythonosc.osc_bundle import OscBundle
         from pythonosc.osc_packet import OscPacket
         count = int(sys.argv[1])
+        def plain(value):
+            # A "t" argument arrives as (datetime, fraction); send the NTP seconds instead.
+            if isinstance(value, datetime.datetime):
+                return int((value - datetime.datetime(1900, 1, 1)).total_seconds())
+            if isinstance(value, bytes):
+                return list(value)
+            raise TypeError(repr(value))
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         sock.bind(("127.0.0.1", 0))
         sock.settimeout(10)
@@ -29,7 +36,7 @@ import Testing
                      "params": [list(p) if isinstance(p, bytes) else p for p in m.message.params]}
                     for m in packet.messages
                 ],
-            }), flush=True)
+            }, default=plain), flush=True)
         """
 
     /// Starts the receiver for `count` datagrams, lets `body` send to its port, and returns the decoded
@@ -111,5 +118,96 @@ import Testing
         #expect(messages[1]["address"] as? String == "/inner")
         #expect(messages[1]["time"] as? Double == 2_000_000_001.75)
         #expect((messages[1]["params"] as? [Any])?.first as? Int == 2)
+    }
+
+    @Test func pythonOSCDecodesOptionalTagsAndNestedArrays() throws {
+        // python-osc reads h t d b T F N r m [ ]; it mis-reads what follows S, c or I, so those are left out.
+        let message = OSCMessage(
+            "/jacktap/optional",
+            [
+                .int64(-5_000_000_000), .timetag(OSCTimetag(rawValue: 0xE8FE_6F80_4000_0000)), .double(-0.1),
+                .blob([0, 255]), .bool(true), .bool(false), .nil, .rgba(0x1122_3344),
+                .midi(OSCMIDIMessage(port: 1, status: 0x90, data1: 60, data2: 100)),
+                .array([.int32(1), .array([.string("a"), .double(2.5)]), .array([])]), .int32(9),
+            ])
+        let decoded = try decode(count: 1) { sender in sender.send(message.encoded) }
+        try #require(decoded.count == 1)
+        let messages = try #require(decoded[0]["messages"] as? [[String: Any]])
+        try #require(messages.count == 1)
+        #expect(messages[0]["address"] as? String == "/jacktap/optional")
+        let params = try #require(messages[0]["params"] as? [Any])
+        try #require(params.count == 11)
+        #expect(params[0] as? Int == -5_000_000_000)
+        #expect(params[1] as? [Int] == [0xE8FE_6F80, 0x4000_0000])
+        #expect(params[2] as? Double == -0.1)
+        #expect(params[3] as? [Int] == [0, 255])
+        #expect(params[4] as? Bool == true)
+        #expect(params[5] as? Bool == false)
+        #expect(params[6] is NSNull)
+        #expect(params[7] as? Int == 0x1122_3344)
+        #expect(params[8] as? [Int] == [1, 0x90, 60, 100])
+        let array = try #require(params[9] as? [Any])
+        try #require(array.count == 3)
+        #expect(array[0] as? Int == 1)
+        let inner = try #require(array[1] as? [Any])
+        #expect(inner.first as? String == "a")
+        #expect(inner.last as? Double == 2.5)
+        #expect((array[2] as? [Any])?.isEmpty == true)
+        #expect(params[10] as? Int == 9)
+    }
+
+    /// Builds a nested bundle with python-osc's builders and prints it as hex.
+    static let encoderScript = """
+        from pythonosc.osc_bundle_builder import OscBundleBuilder
+        from pythonosc.osc_message_builder import OscMessageBuilder
+        message = OscMessageBuilder(address="/py/all")
+        for value in [1, -5000000000, 0.5, "h\\u00e9", b"\\x01\\x02\\x03", True, False, None,
+                      (1, 0x90, 60, 100), [1, ["a", 2.5]]]:
+            message.add_arg(value)
+        message.add_arg(2.25, "d")
+        message.add_arg(0x11223344, "r")
+        inner_message = OscMessageBuilder(address="/py/inner")
+        inner_message.add_arg(7)
+        inner = OscBundleBuilder(2000000001.75)
+        inner.add_content(inner_message.build())
+        outer = OscBundleBuilder(2000000000.5)
+        outer.add_content(message.build())
+        outer.add_content(inner.build())
+        print(outer.build().dgram.hex())
+        """
+
+    @Test func weDecodeNestedBundleThatPythonOSCBuilt() throws {
+        let python = try #require(ExternalTool.path(of: "python3"), "python3 is not installed")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", Self.encoderScript]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let hex = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try #require(process.terminationStatus == 0, "python-osc encoder failed: \(stderr)")
+        let expected = OSCPacket.bundle(
+            OSCBundle(
+                timetag: OSCTimetag(unixSeconds: 2_000_000_000.5),
+                [
+                    .message(
+                        OSCMessage(
+                            "/py/all",
+                            [
+                                .int32(1), .int64(-5_000_000_000), .float32(0.5), .string("h\u{E9}"), .blob([1, 2, 3]),
+                                .bool(true), .bool(false), .nil,
+                                .midi(OSCMIDIMessage(port: 1, status: 0x90, data1: 60, data2: 100)),
+                                .array([.int32(1), .array([.string("a"), .float32(2.5)])]), .double(2.25),
+                                .rgba(0x1122_3344),
+                            ])),
+                    .bundle(
+                        OSCBundle(
+                            timetag: OSCTimetag(unixSeconds: 2_000_000_001.75), [.message(OSCMessage("/py/inner", [.int32(7)]))])),
+                ]))
+        #expect(try OSCPacket(decoding: bytes(hex)) == expected)
     }
 }
