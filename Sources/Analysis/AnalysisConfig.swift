@@ -16,15 +16,10 @@ public struct AnalysisConfig: Sendable, Equatable {
     public var rmsWindow = 0.3
     /// Snapshots per second of audio (`--rate`).
     public var rate = 30.0
-    /// Tuning of A4 in Hz (`--a4`).
-    public var a4 = 440.0
-    /// Range searched for the dominant frequency, Hz.
-    public var pitchLowest = 30.0
-    public var pitchHighest = 8_000.0
-    /// A note is named only when the dominant frequency's confidence reaches this…
-    public var noteMinimumConfidence: Float = 0.5
-    /// …and the RMS level is at least this, dBFS.
-    public var noteMinimumLevelDB: Float = -70
+    /// Pitch: range, voicing gates, note display and A4 (`--pitch-*`, `--note-hysteresis`, `--a4`).
+    public var pitch = PitchConfig()
+    /// Onsets, tempo and beats (`--onset-*`, `--bpm-*`, `--beat-lead`).
+    public var rhythm = RhythmConfig()
 
     /// The defaults of the OSC contract (design.md).
     public init() {}

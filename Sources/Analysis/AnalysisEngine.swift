@@ -27,6 +27,10 @@ public final class AnalysisEngine {
     let resetRequested = Atomic<Bool>(false)
     var position = 0
     var lastSnapshotPosition = 0
+    /// Ticks and events in stream order, reused from poll to poll.
+    var outputs = [AnalysisOutput]()
+    var onsetScratch = [OnsetEvent]()
+    var beatScratch = [BeatEvent]()
     var nextTick: Double
     let tickInterval: Double
 
@@ -56,7 +60,16 @@ public final class AnalysisEngine {
         }
         pairs = meters.meters.contains(.correlation)
             ? meters.pairs.map { (pair: $0, meter: CorrelationMeter(sampleRate: sampleRate)) } : []
+        onsetScratch.reserveCapacity(64)
+        beatScratch.reserveCapacity(64)
     }
+
+    /// Seconds of audio analysed so far.
+    public var time: Double { Double(position) / sampleRate }
+
+    /// Seconds of audio that have arrived: what is analysed plus what waits in the ring. Read just after a
+    /// wake-up, it is "now" in the stream, whatever the next poll then takes to analyse it.
+    public var arrivedTime: Double { Double(position + tap.ring.readableFrames()) / sampleRate }
 
     /// Asks for the integrated loudness, range, maxima, holds and clip counts to start again; any thread
     /// (SIGUSR1, the view's key) may call it; the analysis thread carries it out at its next poll.
@@ -81,6 +94,7 @@ public final class AnalysisEngine {
                 runSumOfSquares[c] += Double(measured.sumOfSquares)
                 rms[c].add(sumOfSquares: Double(measured.sumOfSquares), frames: n)
                 portMeters[c].process(samples, count: n)
+                analyzers[c].track(samples, count: n)
             }
             for programme in programmes {
                 programme.process(count: n) { tap.ring.readRegions(channel: $0, offset: start, count: n).0 }
@@ -91,6 +105,27 @@ public final class AnalysisEngine {
             }
         }
         for c in 0..<tap.channels { analyzers[c].append(from: tap.ring, channel: c, offset: offset, count: count) }
+        collectEvents()
+    }
+
+    /// Moves the trackers' new onsets and beats into `outputs`, in time order per port.
+    func collectEvents() {
+        for c in 0..<analyzers.count {
+            analyzers[c].rhythm.takeOnsets(into: &onsetScratch)
+            for onset in onsetScratch {
+                outputs.append(.event(AnalysisEvent(
+                    port: portNames[c], kind: .onset(strength: onset.strength), time: Double(onset.frame) / sampleRate,
+                    reported: Double(onset.reportedFrame) / sampleRate)))
+            }
+            onsetScratch.removeAll(keepingCapacity: true)
+            analyzers[c].rhythm.takeBeats(into: &beatScratch)
+            for beat in beatScratch {
+                outputs.append(.event(AnalysisEvent(
+                    port: portNames[c], kind: .beat(count: beat.count, bpm: beat.bpm), time: Double(beat.frame) / sampleRate,
+                    reported: Double(beat.reportedFrame) / sampleRate)))
+            }
+            beatScratch.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Drains the tap; returns a snapshot for every tick that came due, each measured on exactly the frames up
@@ -99,6 +134,13 @@ public final class AnalysisEngine {
     /// The callback's "max since last read" peak covers every period, including any the ring had to drop:
     /// when periods were dropped, it is folded into the next tick's peak, so no peak is ever lost.
     public func poll() -> [Snapshot] {
+        pollOutputs().compactMap { if case .snapshot(let s) = $0 { s } else { nil } }
+    }
+
+    /// Like `poll`, with the onset and beat events between the ticks, in the order they became known: an event
+    /// comes out at the poll that analysed the frames revealing it, not at the next tick.
+    public func pollOutputs() -> [AnalysisOutput] {
+        outputs.removeAll(keepingCapacity: true)
         runFrames += tap.takeFrames()
         let dropped = tap.overruns != overrunsSeen
         overrunsSeen = tap.overruns
@@ -112,7 +154,6 @@ public final class AnalysisEngine {
         }
         if resetRequested.exchange(false, ordering: .acquiring) { resetMeters() }
 
-        var snapshots = [Snapshot]()
         let available = tap.ring.readableFrames()
         var offset = 0
         while offset < available {
@@ -123,19 +164,24 @@ public final class AnalysisEngine {
             position += n
             if Double(position) >= nextTick {
                 while nextTick <= Double(position) { nextTick += tickInterval }
-                snapshots.append(snapshot())
+                outputs.append(.snapshot(snapshot()))
             }
         }
         tap.ring.consume(available)
-        return snapshots
+        return outputs
     }
 
     /// At the end of a finite source: drains what is left, with a last snapshot for the frames after the last
     /// tick (so a file shorter than one tick still gets a reading).
     public func finish() -> [Snapshot] {
-        var snapshots = poll()
-        if position > lastSnapshotPosition { snapshots.append(snapshot()) }
-        return snapshots
+        finishOutputs().compactMap { if case .snapshot(let s) = $0 { s } else { nil } }
+    }
+
+    /// Like `finish`, with events.
+    public func finishOutputs() -> [AnalysisOutput] {
+        var all = pollOutputs()
+        if position > lastSnapshotPosition { all.append(.snapshot(snapshot())) }
+        return all
     }
 
     func snapshot() -> Snapshot {
@@ -145,14 +191,15 @@ public final class AnalysisEngine {
         for c in 0..<portNames.count {
             let rmsDB = Decibels.amplitude(rms[c].rms)
             let peakDB = Decibels.amplitude(Double(peakSinceTick[c]))
-            let spectral = analyzers[c].read(rmsDB: rmsDB)
+            let analyzer = analyzers[c]
+            let spectral = analyzer.readBands()
             readings.append(PortReading(
                 name: portNames[c], peakDB: peakDB, rmsDB: rmsDB,
                 level: Decibels.unit(rmsDB, low: config.levelFloorDB), bands: spectral.bands,
-                pitch: spectral.pitch.map { PitchReading(frequency: $0.frequency, confidence: $0.confidence,
-                                                         voiced: spectral.note != nil, time: Double(position) / sampleRate) },
-                note: spectral.note,
-                meters: portMeters[c].read(peakDB: peakDB, elapsed: elapsed)))
+                pitch: analyzer.readPitch(), note: analyzer.pitch.note,
+                meters: portMeters[c].read(peakDB: peakDB, elapsed: elapsed),
+                tempo: analyzer.rhythm.tempo, phase: analyzer.rhythm.phase(atFrame: position),
+                bands4: spectral.bands4, bands7: spectral.bands7))
             peakSinceTick[c] = 0
         }
         lastSnapshotPosition = position

@@ -16,7 +16,16 @@ public struct BandLayout: Sendable {
     public init(count: Int, lowest: Double, highest: Double, fftSize: Int, sampleRate: Double) {
         let top = min(highest, sampleRate / 2)
         let ratio = top / lowest
-        edges = (0...count).map { lowest * pow(ratio, Double($0) / Double(count)) }
+        self.init(edges: (0...count).map { lowest * pow(ratio, Double($0) / Double(count)) }, fftSize: fftSize,
+                  sampleRate: sampleRate)
+    }
+
+    /// Bands between consecutive `edges` (Hz, ascending; edges above half the sample rate are clipped to it).
+    public init(edges requested: [Double], fftSize: Int, sampleRate: Double) {
+        precondition(requested.count >= 2, "a band needs two edges")
+        let edges = requested.map { min($0, sampleRate / 2) }
+        let count = edges.count - 1
+        self.edges = edges
         let binWidth = sampleRate / Double(fftSize)
         let lastBin = fftSize / 2
         var ranges = [Range<Int>]()

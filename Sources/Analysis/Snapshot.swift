@@ -12,6 +12,10 @@ public struct PortReading: Sendable, Equatable {
     public var level: Float
     /// Band levels, 0…1.
     public var bands: [Float]
+    /// Band groups for consoles, 0…1: bass/low-mid/mid/high (upper edges 100/250/3000/10000 Hz) and seven
+    /// log-spaced bands 63 Hz–16 kHz.
+    public var bands4: [Float]
+    public var bands7: [Float]
     /// The newest pitch estimate; nil when there is nothing to measure (silence). Unvoiced estimates carry
     /// their best candidate with `voiced == false`: JSON shows them, OSC sends no `/pitch` for them.
     public var pitch: PitchReading?
@@ -26,8 +30,11 @@ public struct PortReading: Sendable, Equatable {
 
     /// A reading with every value given.
     public init(name: String, peakDB: Float, rmsDB: Float, level: Float, bands: [Float], pitch: PitchReading?,
-                note: MusicalNote?, meters: MeterReading = MeterReading(), tempo: Float? = nil, phase: Float? = nil) {
+                note: MusicalNote?, meters: MeterReading = MeterReading(), tempo: Float? = nil, phase: Float? = nil,
+                bands4: [Float] = [], bands7: [Float] = []) {
         self.meters = meters
+        self.bands4 = bands4
+        self.bands7 = bands7
         self.tempo = tempo
         self.phase = phase
         self.name = name

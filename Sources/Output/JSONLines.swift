@@ -18,6 +18,8 @@ public enum JSONLines {
             out += "\"peak\": " + fixed(port.peakDB, 3) + ", \"rms\": " + fixed(port.rmsDB, 3)
             out += ", \"level\": " + fixed(port.level, 4) + ", \"bands\": ["
             out += port.bands.map { fixed($0, 4) }.joined(separator: ", ") + "]"
+            if !port.bands4.isEmpty { out += ", \"bands4\": [" + port.bands4.map { fixed($0, 4) }.joined(separator: ", ") + "]" }
+            if !port.bands7.isEmpty { out += ", \"bands7\": [" + port.bands7.map { fixed($0, 4) }.joined(separator: ", ") + "]" }
             if let pitch = port.pitch {
                 out += ", \"pitch\": {\"t\": " + fixed(pitch.time, 4) + ", \"hz\": " + fixed(pitch.frequency, 2)
                 out += ", \"confidence\": " + fixed(pitch.confidence, 3) + ", \"voiced\": \(pitch.voiced)}"

@@ -32,10 +32,12 @@ final class AnalysisLoop: @unchecked Sendable {
     func run() {
         while !stopRequested.load(ordering: .acquiring), !live.serverStopped {
             guard live.waitForFrames(timeout: 0.25) else { continue }
-            engine.poll().forEach(sinks.publish)
+            // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
+            let clock = (stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
+            sinks.publish(engine.pollOutputs(), clock: clock)
         }
         // A last snapshot with whatever arrived since the last tick: the final figures of the run.
-        engine.finish().forEach(sinks.publish)
+        sinks.publish(engine.finishOutputs(), clock: (stream: engine.time, wall: Date().timeIntervalSince1970))
         finished.signal()
     }
 

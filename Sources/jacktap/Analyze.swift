@@ -51,10 +51,10 @@ struct Analyze: ParsableCommand {
         let sinks = SnapshotSinks(sender: sender, publisher: output.publisher, json: output.json, view: nil)
         var progress = ProgressBar(total: reader.frames, enabled: StandardOutput.isTerminal(2))
         while driver.feedPeriod() {
-            engine.poll().forEach(sinks.publish)
+            sinks.publish(engine.pollOutputs())
             progress.update(driver.framesFed, sampleRate: reader.sampleRate)
         }
-        engine.finish().forEach(sinks.publish)
+        sinks.publish(engine.finishOutputs())
         progress.finish()
         let summary = engine.summary()
         if output.json {

@@ -19,4 +19,16 @@ final class BandLayoutTests: XCTestCase {
         XCTAssertEqual(layout.edges.last!, 18_000, accuracy: 1e-6)
         XCTAssertEqual(layout.edges[24], (60.0 * 18_000).squareRoot(), accuracy: 1e-6)
     }
+
+    func testExplicitEdgesSumTheBinsBetweenThemAndClipAtNyquist() {
+        // 48 kHz / 4096: bins of 11.72 Hz. 100–250 Hz holds bins 9…21; an edge of 30 kHz is clipped to 24 kHz.
+        let layout = BandLayout(edges: [100, 250, 30_000], fftSize: 4_096, sampleRate: 48_000)
+        XCTAssertEqual(layout.count, 2)
+        XCTAssertEqual(layout.edges.last, 24_000)
+        var power = [Float](repeating: 0, count: 2_049)
+        power[10] = 1
+        var levels = [Float](repeating: -1, count: 2)
+        layout.levels(of: power, floorDB: -80, into: &levels)
+        XCTAssertEqual(levels, [1, 0])
+    }
 }

@@ -30,3 +30,26 @@ func analyse(_ channels: [[Float]], sampleRate: Double, period: Int = 256, confi
 func sine(_ frequency: Double, amplitude: Double = 0.5, seconds: Double = 1, sampleRate: Double) -> [Float] {
     (0..<Int(seconds * sampleRate)).map { Float(amplitude * sin(2 * .pi * frequency * Double($0) / sampleRate)) }
 }
+
+/// Like `analyse`, keeping the events between the ticks, in the order the engine produced them.
+func analyseOutputs(_ channels: [[Float]], sampleRate: Double, period: Int = 256,
+                    config: AnalysisConfig = AnalysisConfig()) -> [AnalysisOutput] {
+    let frames = channels[0].count
+    let tap = Tap.allocate(channels: channels.count, ringFrames: 8 * period)
+    defer { tap.deallocate() }
+    let engine = AnalysisEngine(tap: tap, sampleRate: sampleRate,
+                                portNames: (1...channels.count).map { "in_\($0)" }, config: config)
+    var outputs = [AnalysisOutput]()
+    var start = 0
+    while start < frames {
+        let n = min(period, frames - start)
+        let copy = tap.beginPeriod(frames: n)
+        for (c, samples) in channels.enumerated() {
+            samples.withUnsafeBufferPointer { tap.process(channel: c, samples: $0.baseAddress! + start, count: n, copy: copy) }
+        }
+        tap.endPeriod(frames: n, copied: copy)
+        outputs += engine.pollOutputs()
+        start += n
+    }
+    return outputs + engine.finishOutputs()
+}

@@ -6,6 +6,9 @@ import XCTest
 struct ReceivedMessage {
     let address: String
     let args: [Any]
+    /// python-osc only: arrival wall-clock time and the bundle's timetag, Unix seconds (nil when immediate).
+    var received: Double? = nil
+    var timetag: Double? = nil
     var floats: [Double] { args.compactMap { ($0 as? NSNumber)?.doubleValue ?? Double("\($0)") } }
 }
 
@@ -43,7 +46,8 @@ final class Receiver {
             case .pythonOSC:
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                       let address = object["address"] as? String, let args = object["args"] as? [Any] else { return nil }
-                return ReceivedMessage(address: address, args: args)
+                return ReceivedMessage(address: address, args: args, received: object["received"] as? Double,
+                                       timetag: object["timetag"] as? Double)
             case .oscdump:
                 // "<ntp-hex>.<frac-hex> <path> <tags> <args…>", strings in double quotes.
                 let parts = Receiver.splitOscdump(String(line))
@@ -85,6 +89,17 @@ func waitForPort(_ port: String, server: PrivateJackServer, timeout: Double = 10
         usleep(100_000)
     }
     XCTFail("port \(port) did not appear")
+}
+
+/// Waits until a port whose name starts with `prefix` exists on the server (a player's port) and returns it.
+func waitForAnyPort(prefix: String, server: PrivateJackServer) throws -> String {
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+        let ports = try Tool.run("jack_lsp", [], environment: server.environment, allowFailure: true)
+        if let port = ports.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(port) }
+        usleep(100_000)
+    }
+    throw Tool.Failed(description: "no port of \(prefix) appeared")
 }
 
 /// The JSON lines jacktap printed, parsed.

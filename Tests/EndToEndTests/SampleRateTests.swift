@@ -19,7 +19,7 @@ final class SampleRateTests: XCTestCase {
             XCTAssertFalse(ports.isEmpty)
             for port in ports {
                 XCTAssertEqual((port["note"] as? [Any])?.first as? String, "A4", "at \(rate) Hz")
-                XCTAssertEqual(((port["pitch"] as? [Double])?.first)!, 440, accuracy: 1, "at \(rate) Hz")
+                XCTAssertEqual(((port["pitch"] as? [String: Any])?["hz"] as? Double)!, 440, accuracy: 1, "at \(rate) Hz")
             }
         }
     }

@@ -6,7 +6,8 @@ import XCTest
 
 final class OSCPublisherTests: XCTestCase {
     func reading(name: String = "in_1", note: MusicalNote? = MusicalNote(frequency: 440)) -> PortReading {
-        PortReading(name: name, peakDB: -6.02, rmsDB: -9.03, level: 0.85, bands: [0, 0.5, 1], pitch: nil, note: note)
+        PortReading(name: name, peakDB: -6.02, rmsDB: -9.03, level: 0.85, bands: [0, 0.5, 1],
+                    pitch: PitchReading(frequency: 440, confidence: 0.97, voiced: true, time: 0.95), note: note)
     }
 
     func testEveryV1PathIsSentPerPortWithTheContractsTypes() {
@@ -18,7 +19,7 @@ final class OSCPublisherTests: XCTestCase {
         ])
         XCTAssertEqual(messages[0].arguments, [.float32(-6.02)])
         XCTAssertEqual(messages[3].arguments, [.float32(0), .float32(0.5), .float32(1)])
-        XCTAssertEqual(messages[4].arguments, [.float32(0), .float32(0)], "no pitch reads 0 Hz at confidence 0")
+        XCTAssertEqual(messages[4].arguments, [.float32(440), .float32(0.97)])
         XCTAssertEqual(messages[5].arguments, [.string("A4"), .int32(69), .float32(0)])
     }
 

@@ -6,6 +6,7 @@ import socket
 import sys
 import time
 
+from pythonosc.parsing import osc_types
 from pythonosc.osc_bundle import OscBundle
 from pythonosc.osc_message import OscMessage
 from pythonosc.osc_packet import OscPacket
@@ -23,5 +24,10 @@ while time.time() < end:
     is_bundle = OscBundle.dgram_is_bundle(data)
     for timed in OscPacket(data).messages:
         message: OscMessage = timed.message
-        print(json.dumps({"address": message.address, "args": list(message.params), "bundle": is_bundle}),
-              flush=True)
+        # "received": wall-clock time of arrival; "timetag": the bundle's timetag as Unix seconds (None for a
+        # plain message or an immediate timetag), as python-osc decoded it.
+        timetag = None
+        if is_bundle and OscBundle(data).timestamp != osc_types.IMMEDIATELY:
+            timetag = OscBundle(data).timestamp
+        print(json.dumps({"address": message.address, "args": list(message.params), "bundle": is_bundle,
+                          "received": time.time(), "timetag": timetag}), flush=True)

@@ -4,7 +4,7 @@ import ToolSupport
 import DSP
 import XCTest
 
-final class DominantFrequencyTests: XCTestCase {
+final class EnginePitchTests: XCTestCase {
     func testA440ReadsA4WithinOneHertzAtEveryCommonRate() {
         for rate in [44_100.0, 48_000, 96_000] {
             let result = analyse([sine(440, sampleRate: rate)], sampleRate: rate)
@@ -77,8 +77,9 @@ final class DominantFrequencyTests: XCTestCase {
     }
 
     func testABufferShorterThanTheWindowStillGetsAReading() {
-        // 2,000 frames: less than half the 4,096-sample window, and barely more than one tick.
-        let result = analyse([sine(440, seconds: 2_000 / 48_000, sampleRate: 48_000)], sampleRate: 48_000)
+        // 3,000 frames: less than the 4,096-sample FFT window, a little more than the 2,400-sample pitch window
+        // (two periods of the 40 Hz minimum), under two ticks.
+        let result = analyse([sine(440, seconds: 3_000 / 48_000, sampleRate: 48_000)], sampleRate: 48_000)
         XCTAssertFalse(result.snapshots.isEmpty)
         let last = result.snapshots.last!.ports[0]
         XCTAssertEqual(last.note?.name, "A4")

@@ -1,0 +1,134 @@
+import CFFTW
+
+/// YIN's cumulative-mean-normalised difference d′(τ) of one window (de Cheveigné & Kawahara 2002, JASA 111,
+/// steps 2–3), computed from an FFT autocorrelation, and the lag YIN picks from it (steps 4–5).
+///
+/// The difference is taken over the whole window (McLeod & Wyvill 2005, "type II" autocorrelation): for
+/// every lag the pairs (x_j, x_j+τ) are centred on the window's centre, so an estimate describes that instant
+/// whatever the period. Each lag's squared difference is divided by the energy of the samples it pairs
+/// (1 − NSDF), so a note that decays or starts inside the window does not favour short lags.
+final class CumulativeMeanDifference {
+    /// Samples per window: two of the longest periods.
+    let windowSize: Int
+    /// Shortest and longest lag searched (the highest and lowest frequency).
+    let minimumLag: Int
+    let maximumLag: Int
+    /// FFT length: zero padding to windowSize + maximumLag + 2 keeps the circular autocorrelation linear
+    /// up to the lag after maximumLag, rounded up to a power of two. (FFTW's plans for some 3·5-smooth sizes,
+    /// e.g. 3,645 and 3,375, allocate scratch memory on every execute.)
+    let fftSize: Int
+    let forward: fftwf_plan
+    let inverse: fftwf_plan
+    let real: UnsafeMutablePointer<Float>
+    let spectrum: UnsafeMutablePointer<fftwf_complex>
+    /// d(τ) / energy of the pairs, 0…2, for τ = 0…maximumLag + 1.
+    let normalisedDifference: UnsafeMutablePointer<Double>
+    /// d′(τ), for τ = 0…maximumLag + 1.
+    let cumulativeMean: UnsafeMutablePointer<Double>
+    /// Σx² of the last window computed.
+    private(set) var energy: Double = 0
+
+    init(windowSize: Int, minimumLag: Int, maximumLag: Int) {
+        precondition(minimumLag >= 2 && maximumLag > minimumLag && windowSize >= 2 * maximumLag)
+        self.windowSize = windowSize
+        self.minimumLag = minimumLag
+        self.maximumLag = maximumLag
+        fftSize = Self.powerOfTwo(atLeast: windowSize + maximumLag + 2)
+        (forward, real, spectrum) = FFTWPlanner.makeRealForward(size: fftSize)
+        // The inverse runs in place on the forward plan's buffers: the spectrum back into the real array.
+        let size = Int32(fftSize)
+        let (realAddress, spectrumAddress) = (UInt(bitPattern: real), UInt(bitPattern: spectrum))
+        inverse = FFTWPlanner.planning.withLock { _ in
+            fftwf_plan_dft_c2r_1d(size, UnsafeMutablePointer(bitPattern: spectrumAddress),
+                                  UnsafeMutablePointer(bitPattern: realAddress), UInt32(FFTW_ESTIMATE))!
+        }
+        normalisedDifference = .allocate(capacity: maximumLag + 2)
+        normalisedDifference.initialize(repeating: 0, count: maximumLag + 2)
+        cumulativeMean = .allocate(capacity: maximumLag + 2)
+        cumulativeMean.initialize(repeating: 1, count: maximumLag + 2)
+    }
+
+    deinit {
+        let inverse = inverse
+        FFTWPlanner.planning.withLock { _ in fftwf_destroy_plan(inverse) }
+        FFTWPlanner.destroy(forward, real, spectrum)
+        normalisedDifference.deallocate()
+        cumulativeMean.deallocate()
+    }
+
+    /// The smallest power of two ≥ `minimum`.
+    static func powerOfTwo(atLeast minimum: Int) -> Int {
+        var n = 1
+        while n < minimum { n *= 2 }
+        return n
+    }
+
+    /// Computes d′ of `frame` (`windowSize` samples, oldest first).
+    func compute(_ frame: UnsafePointer<Float>) {
+        let n = windowSize
+        var sum = 0.0
+        for j in 0..<n {
+            let x = frame[j]
+            real[j] = x
+            sum += Double(x) * Double(x)
+        }
+        energy = sum
+        (real + n).update(repeating: 0, count: fftSize - n)
+        FFTWPlanner.execute(forward)
+        for k in 0...(fftSize / 2) {
+            let (re, im) = spectrum[k]
+            spectrum[k] = (re * re + im * im, 0)
+        }
+        FFTWPlanner.execute(inverse)
+        // real[τ] is now fftSize · Σ x_j x_j+τ; pairs' energy m(τ) by a running sum from m(0) = 2Σx².
+        let unscale = 1 / Double(fftSize)
+        var pairsEnergy = 2 * sum
+        var running = 0.0
+        normalisedDifference[0] = 0
+        cumulativeMean[0] = 1
+        for tau in 1...(maximumLag + 1) {
+            let a = Double(frame[tau - 1]), b = Double(frame[n - tau])
+            pairsEnergy -= a * a + b * b
+            let product = 2 * Double(real[tau]) * unscale
+            // Rounding can leave tiny negative energies once a window has gone silent.
+            let difference = pairsEnergy > 1e-20 * Double(n) ? min(max(1 - product / pairsEnergy, 0), 2) : 1
+            normalisedDifference[tau] = difference
+            running += difference
+            cumulativeMean[tau] = running > 0 ? difference * Double(tau) / running : 1
+        }
+    }
+
+    /// YIN steps 4–5: the first dip of d′ below `threshold` (followed to its bottom), else the deepest dip in
+    /// the range; refined by a parabola through the normalised difference. Returns the lag in samples and d′
+    /// at it.
+    func bestLag(threshold: Double) -> (lag: Double, cumulativeMean: Double) {
+        var chosen = -1
+        var tau = minimumLag
+        while tau <= maximumLag {
+            if cumulativeMean[tau] < threshold {
+                while tau < maximumLag && cumulativeMean[tau + 1] < cumulativeMean[tau] { tau += 1 }
+                chosen = tau
+                break
+            }
+            tau += 1
+        }
+        if chosen < 0 {
+            chosen = minimumLag
+            for t in minimumLag...maximumLag where cumulativeMean[t] < cumulativeMean[chosen] { chosen = t }
+        }
+        let shift = Self.parabolicVertex(normalisedDifference[chosen - 1], normalisedDifference[chosen],
+                                         normalisedDifference[chosen + 1]).offset
+        let depth = Self.parabolicVertex(cumulativeMean[chosen - 1], cumulativeMean[chosen],
+                                         cumulativeMean[chosen + 1]).value
+        return (Double(chosen) + shift, min(max(depth, 0), cumulativeMean[chosen]))
+    }
+
+    /// Vertex of the parabola through (-1, a), (0, b), (1, c): offset within ±1 and value there.
+    @inline(__always)
+    static func parabolicVertex(_ a: Double, _ b: Double, _ c: Double) -> (offset: Double, value: Double) {
+        let curvature = a - 2 * b + c
+        guard curvature > 0 else { return (0, b) }
+        let offset = min(max(0.5 * (a - c) / curvature, -1), 1)
+        return (offset, b - 0.25 * (a - c) * offset)
+    }
+}

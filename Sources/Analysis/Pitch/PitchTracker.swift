@@ -1,0 +1,129 @@
+import DSP
+import Foundation
+
+/// Streaming fundamental-frequency tracker of one channel: YIN (de Cheveigné & Kawahara 2002) on an FFT
+/// autocorrelation, an estimate every `hopSize` frames over a window of two periods of the lowest frequency,
+/// stamped at the window's centre, with voicing gates and a displayed note that does not flicker.
+///
+/// Everything is allocated in `init`; `process` allocates nothing.
+public final class PitchTracker {
+    /// The settings it was made with.
+    public let config: PitchConfig
+    /// Frames per second of the stream.
+    public let sampleRate: Double
+    /// Samples per analysis window: two periods of `config.minimumFrequency`.
+    public let windowSize: Int
+    /// Frames between estimates: 5 ms, so a 100 Hz reader always gets a fresh one.
+    public let hopSize: Int
+    /// Newest estimate (nil before the first window is full).
+    public private(set) var latest: PitchEstimate?
+    /// Displayed note, hysteresis applied; nil when unvoiced.
+    public private(set) var note: MusicalNote?
+
+    let difference: CumulativeMeanDifference
+    /// The newest `windowSize` frames low-passed, circular; `frame` is the same oldest first.
+    let history: UnsafeMutablePointer<Float>
+    let frame: UnsafeMutablePointer<Float>
+    /// The newest `windowSize` frames as they came, circular, for the level gate.
+    let raw: UnsafeMutablePointer<Float>
+    var lowPass: LowPassBiquad
+    let lowPassCutoff: Double
+    var writePosition = 0
+    var framesProcessed = 0
+    var framesUntilEstimate: Int
+    var hysteresis = NoteHysteresis()
+    /// Σx² over a window at the level gate, and below which the window counts as silence (-120 dBFS RMS).
+    let levelGateEnergy: Double
+    let silenceEnergy: Double
+    /// YIN's absolute threshold on d′ for picking the first dip (step 4); the paper finds 0.1–0.15 best.
+    static let dipThreshold = 0.15
+
+    /// A tracker for a stream at `sampleRate` frames per second.
+    public init(config: PitchConfig, sampleRate: Double) {
+        precondition(sampleRate > 0 && config.minimumFrequency > 0 && config.maximumFrequency > config.minimumFrequency)
+        self.config = config
+        self.sampleRate = sampleRate
+        let maximumLag = Int((sampleRate / config.minimumFrequency).rounded(.up))
+        let minimumLag = max(2, min(Int((sampleRate / config.maximumFrequency).rounded(.down)), maximumLag - 1))
+        windowSize = 2 * maximumLag
+        hopSize = max(1, Int((sampleRate * 0.005).rounded()))
+        difference = CumulativeMeanDifference(windowSize: windowSize, minimumLag: minimumLag, maximumLag: maximumLag)
+        history = .allocate(capacity: windowSize)
+        history.initialize(repeating: 0, count: windowSize)
+        frame = .allocate(capacity: windowSize)
+        frame.initialize(repeating: 0, count: windowSize)
+        raw = .allocate(capacity: windowSize)
+        raw.initialize(repeating: 0, count: windowSize)
+        // Clear of the highest fundamental, far below Nyquist: 5,040 Hz at the defaults.
+        lowPassCutoff = max(1.2 * config.maximumFrequency, 5_000)
+        lowPass = LowPassBiquad(cutoff: lowPassCutoff, sampleRate: sampleRate)
+        framesUntilEstimate = windowSize
+        levelGateEnergy = Double(windowSize) * pow(10, Double(config.levelGateDB) / 10)
+        silenceEnergy = Double(windowSize) * 1e-12
+    }
+
+    deinit {
+        history.deallocate()
+        frame.deallocate()
+        raw.deallocate()
+    }
+
+    /// Takes the next `count` frames (any count ≥ 0); makes an estimate each time a hop completes.
+    public func process(_ samples: UnsafePointer<Float>, count: Int) {
+        var offset = 0
+        while offset < count {
+            let piece = min(count - offset, framesUntilEstimate)
+            var written = 0
+            while written < piece {
+                let run = min(piece - written, windowSize - writePosition)
+                let source = samples + offset + written
+                (raw + writePosition).update(from: source, count: run)
+                for i in 0..<run { history[writePosition + i] = lowPass.process(source[i]) }
+                writePosition = (writePosition + run) % windowSize
+                written += run
+            }
+            offset += piece
+            framesProcessed += piece
+            framesUntilEstimate -= piece
+            if framesUntilEstimate == 0 {
+                estimate()
+                framesUntilEstimate = hopSize
+            }
+        }
+    }
+
+    /// Forgets everything: the next stream starts at frame 0 with an empty window.
+    public func reset() {
+        history.update(repeating: 0, count: windowSize)
+        raw.update(repeating: 0, count: windowSize)
+        lowPass.reset()
+        writePosition = 0
+        framesProcessed = 0
+        framesUntilEstimate = windowSize
+        latest = nil
+        note = nil
+        hysteresis.reset()
+    }
+
+    func estimate() {
+        let tail = windowSize - writePosition
+        frame.update(from: history + writePosition, count: tail)
+        (frame + tail).update(from: history, count: writePosition)
+        let centre = framesProcessed - windowSize / 2
+        difference.compute(frame)
+        var energy = 0.0
+        for i in 0..<windowSize { energy += Double(raw[i]) * Double(raw[i]) }
+        guard energy > silenceEnergy else {
+            latest = PitchEstimate(frequency: 0, confidence: 0, voiced: false, centreFrame: centre)
+            note = hysteresis.update(frequency: nil, a4: config.a4, hysteresisCents: config.hysteresisCents)
+            return
+        }
+        let best = difference.bestLag(threshold: Self.dipThreshold)
+        let frequency = sampleRate / best.lag
+        let confidence = Float(min(max(1 - best.cumulativeMean, 0), 1))
+        let voiced = confidence >= config.confidenceGate && energy >= levelGateEnergy
+        latest = PitchEstimate(frequency: frequency, confidence: confidence, voiced: voiced, centreFrame: centre)
+        note = hysteresis.update(frequency: voiced ? frequency : nil, a4: config.a4,
+                                 hysteresisCents: config.hysteresisCents)
+    }
+}

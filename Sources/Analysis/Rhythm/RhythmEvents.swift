@@ -1,0 +1,37 @@
+/// A note or hit beginning, found by `RhythmTracker`.
+public struct OnsetEvent: Sendable, Equatable {
+    /// How strong the attack was: the onset function at the peak over the adaptive threshold, mapped to
+    /// 0…1 by `1 - exp(-excess)`; ~0.2 is a soft note, ~0.8 and above a hard hit.
+    public var strength: Float
+    /// The estimated start of the onset, stream frame.
+    public var frame: Int
+    /// The stream frame at which the onset was detected: what a live receiver experiences (>= `frame`).
+    public var reportedFrame: Int
+
+    /// An onset event.
+    public init(strength: Float, frame: Int, reportedFrame: Int) {
+        self.strength = strength
+        self.frame = frame
+        self.reportedFrame = reportedFrame
+    }
+}
+
+/// A predicted beat, announced before it happens.
+public struct BeatEvent: Sendable, Equatable {
+    /// 1, 2, 3, … since the tracker locked (or since `reset`); starts again at 1 after a loss of lock.
+    public var count: Int
+    /// The tempo at the time of the announcement, BPM.
+    public var bpm: Float
+    /// The predicted beat instant, stream frame.
+    public var frame: Int
+    /// The stream frame at which the beat was announced (`<= frame`: predicted, causal).
+    public var reportedFrame: Int
+
+    /// A beat event.
+    public init(count: Int, bpm: Float, frame: Int, reportedFrame: Int) {
+        self.count = count
+        self.bpm = bpm
+        self.frame = frame
+        self.reportedFrame = reportedFrame
+    }
+}

@@ -1,0 +1,24 @@
+import Analysis
+import Foundation
+import OSC
+import Output
+
+extension SnapshotSinks {
+    /// Publishes one poll's ticks and events in stream order, each at once.
+    ///
+    /// Live (`clock` given): an event's bundle carries the wall-clock time of the instant it describes, found
+    /// from the stream position the engine has analysed up to (`clock.stream`, "now" in the audio) and the time
+    /// of that wake-up (`clock.wall`, Unix seconds): a beat announced 20 ms ahead is timetagged 20 ms in the
+    /// future, so receivers that honour timetags act on the beat. A file has no wall clock: immediate.
+    func publish(_ outputs: [AnalysisOutput], clock: (stream: Double, wall: Double)? = nil) {
+        for output in outputs {
+            switch output {
+            case .snapshot(let snapshot):
+                publish(snapshot)
+            case .event(let event):
+                let timetag = clock.map { OSCTimetag(unixSeconds: $0.wall + event.time - $0.stream) } ?? .immediately
+                publish(event, timetag: timetag)
+            }
+        }
+    }
+}

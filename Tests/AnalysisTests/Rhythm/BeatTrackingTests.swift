@@ -1,0 +1,103 @@
+import Analysis
+import ToolSupport
+import XCTest
+
+/// Tempo, lock time and predicted beats on synthetic drum loops (kick, snare, eighth-note hats) whose beat grid
+/// is known exactly; tolerances are the MIREX ones of standards.md (±70 ms beats, ±4 % tempo, lock ≤ 2 s).
+final class BeatTrackingTests: XCTestCase {
+    /// The loop starts at 0.2 s; 12 s is enough for lock, steady state and three dozen beats.
+    func track(bpm: Double, sampleRate: Double, seconds: Double = 12) -> (DrumLoop, RhythmRun) {
+        let loop = DrumLoop(bpm: bpm, sampleRate: sampleRate, seconds: seconds, firstBeat: 0.2)
+        return (loop, RhythmRun(loop.render(), sampleRate: sampleRate))
+    }
+
+    func assertTracks(bpm: Double, sampleRate: Double, file: StaticString = #filePath, line: UInt = #line) {
+        let (loop, run) = track(bpm: bpm, sampleRate: sampleRate)
+        let label = "\(bpm) BPM at \(sampleRate) Hz"
+        let times = run.beats.map { Double($0.frame) / sampleRate }
+        // Locked: from the first beat on, every predicted beat is within 70 ms of the grid, by 2 s after the
+        // music starts.
+        guard let first = times.first else { return XCTFail("no beats, \(label)", file: file, line: line) }
+        XCTAssertLessThanOrEqual(first, loop.firstBeat + 2, "lock, \(label)", file: file, line: line)
+        let misses = times.filter { t in !loop.beats.contains { abs($0 - t) <= 0.07 } }
+        XCTAssertEqual(misses, [], "beats off the grid, \(label)", file: file, line: line)
+        // F over the grid after the 2 s lock allowance.
+        let reference = loop.beats.filter { $0 >= loop.firstBeat + 2 && $0 < loop.seconds - 0.1 }
+        let estimated = times.filter { $0 >= loop.firstBeat + 2 - 0.07 && $0 < loop.seconds - 0.1 + 0.07 }
+        XCTAssertGreaterThanOrEqual(fMeasure(reference: reference, estimated: estimated, tolerance: 0.07), 0.94,
+                                    label, file: file, line: line)
+        // Tempo within 4 % from lock on, never halved or doubled.
+        for (frame, bpmRead) in run.tempos where Double(frame) / sampleRate > first {
+            guard let bpmRead else { return XCTFail("tempo lost at frame \(frame), \(label)", file: file, line: line) }
+            XCTAssertEqual(Double(bpmRead), bpm, accuracy: bpm * 0.04, label, file: file, line: line)
+        }
+        for beat in run.beats {
+            XCTAssertLessThanOrEqual(beat.reportedFrame, beat.frame, "announced late, \(label)", file: file, line: line)
+            XCTAssertEqual(Double(beat.bpm), bpm, accuracy: bpm * 0.04, label, file: file, line: line)
+        }
+        XCTAssertEqual(run.beats.map(\.count), Array(1...run.beats.count), label, file: file, line: line)
+    }
+
+    func testBeatsAndTempoAcrossTheDefaultRangeAt48kHz() {
+        for bpm in [90.0, 120, 128, 140, 174] { assertTracks(bpm: bpm, sampleRate: 48_000) }
+    }
+
+    func testBeatsAndTempoAt44100And96000Hz() {
+        for rate in [44_100.0, 96_000] {
+            for bpm in [90.0, 128, 174] { assertTracks(bpm: bpm, sampleRate: rate) }
+        }
+    }
+
+    func testBeatsAreAnnouncedTheConfiguredLeadAheadOfTheirInstant() {
+        var config = RhythmConfig()
+        config.beatLead = 0.050
+        let loop = DrumLoop(bpm: 120, sampleRate: 48_000, seconds: 8, firstBeat: 0.2)
+        let run = RhythmRun(loop.render(), sampleRate: 48_000, config: config)
+        XCTAssertGreaterThan(run.beats.count, 8)
+        let hop = 139  // 2.9 ms at 48 kHz
+        // After the first beat (which may be due as soon as the tracker locks), each beat is announced
+        // between the lead and the lead plus one hop ahead of its instant.
+        for beat in run.beats.dropFirst() {
+            XCTAssertGreaterThanOrEqual(beat.frame - beat.reportedFrame, 2_400 - hop)
+            XCTAssertLessThanOrEqual(beat.frame - beat.reportedFrame, 2_400 + hop)
+        }
+    }
+
+    func testPhaseIsZeroOnTheBeatAndHalfBetweenBeats() {
+        let rate = 48_000.0
+        let loop = DrumLoop(bpm: 120, sampleRate: rate, seconds: 8, firstBeat: 0.2)
+        let tracker = RhythmTracker(config: RhythmConfig(), sampleRate: rate)
+        XCTAssertNil(tracker.phase(atFrame: 0))
+        _ = RhythmRun(tracker, loop.render(), chunk: 512)
+        for beat in loop.beats.suffix(4) {
+            let on = tracker.phase(atFrame: Int(beat * rate))!
+            // 20 ms of a 500 ms beat is 0.04 of phase.
+            XCTAssertLessThan(min(on, 1 - on), 0.04, "phase on the beat")
+            XCTAssertEqual(tracker.phase(atFrame: Int((beat + 0.25) * rate))!, 0.5, accuracy: 0.04)
+        }
+    }
+
+    func testSilenceGivesNoTempoNoBeatsAndMusicStoppingEndsTheBeats() {
+        let rate = 48_000.0
+        let silence = RhythmRun([Float](repeating: 0, count: Int(6 * rate)), sampleRate: rate)
+        XCTAssertEqual(silence.beats, [])
+        XCTAssertTrue(silence.tempos.allSatisfy { $0.bpm == nil })
+        // 8 s of loop then 4 s of silence: beats stop within 1.5 s and the tempo is withdrawn.
+        var signal = DrumLoop(bpm: 120, sampleRate: rate, seconds: 8, firstBeat: 0.2).render()
+        signal += [Float](repeating: 0, count: Int(4 * rate))
+        let run = RhythmRun(signal, sampleRate: rate)
+        XCTAssertLessThan(Double(run.beats.last!.frame) / rate, 9.5)
+        XCTAssertNil(run.tempos.last!.bpm)
+    }
+
+    func testARangeThatExcludesTheTempoFindsAnotherMetricalLevelInsideIt() {
+        // 174 BPM material with the range set to 60…110: the tracker must answer inside the range (87 BPM).
+        var config = RhythmConfig()
+        config.minimumBPM = 60
+        config.maximumBPM = 110
+        let loop = DrumLoop(bpm: 174, sampleRate: 48_000, seconds: 10, firstBeat: 0.2)
+        let run = RhythmRun(loop.render(), sampleRate: 48_000, config: config)
+        let final = try! XCTUnwrap(run.tempos.last!.bpm)
+        XCTAssertEqual(Double(final), 87, accuracy: 87 * 0.04)
+    }
+}
