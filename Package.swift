@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `--config FILE`: a rig's routing as one YAML file (Sources/jacktap/ConfigFile.swift).
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
@@ -28,6 +30,7 @@ let package = Package(
             dependencies: [
                 "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // `make bench`: the tap and analysis benchmarks (Benchmarks/run sets them beside a C reference).
@@ -37,10 +40,10 @@ let package = Package(
         // Test-only: starts private JACK servers (jack/private-server) and runs reference tools.
         .target(name: "ToolSupport", dependencies: ["Spawn"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
-        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport"]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport", "TestSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport", "ToolSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "ToolSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "ToolSupport"], exclude: ["Fixtures"]),
     ]
 )

@@ -48,6 +48,18 @@ public struct OSCDestination: Sendable, Equatable, CustomStringConvertible {
         self.address = chosen
     }
 
+    /// Whether the host is a multicast group (IPv4 224.0.0.0/4, IPv6 ff00::/8): ``UDPSender`` then sets the
+    /// multicast hop limit and loopback on the destination's socket.
+    public var isMulticast: Bool { address.isMulticast }
+
+    /// Whether the host is the limited broadcast address 255.255.255.255 (RFC 919). A subnet's directed
+    /// broadcast address (192.168.1.255) cannot be told from a host's address without the interface's
+    /// netmask, so ``UDPSender`` allows broadcast on every IPv4 socket.
+    public var isLimitedBroadcast: Bool { address.ipv4Bytes == [255, 255, 255, 255] }
+
+    /// The resolved IPv4 address as dotted text, nil for IPv6.
+    public var ipv4Text: String? { address.ipv4Bytes.map { $0.map(String.init).joined(separator: ".") } }
+
     /// `HOST:PORT`, with an IPv6 host in brackets so the text parses back to the same destination.
     public var description: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"

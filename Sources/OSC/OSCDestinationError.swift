@@ -13,6 +13,10 @@ public enum OSCDestinationError: Error, Equatable, CustomStringConvertible {
     case unresolvable(host: String, reason: String)
     /// The system would not give a UDP socket for the destination.
     case socketUnavailable(destination: String, reason: String)
+    /// The system refused a socket option the destination asks for (broadcast, multicast TTL, interface).
+    case socketOptionRefused(destination: String, option: String, reason: String)
+    /// The multicast interface is not an IPv4 address.
+    case notAnInterfaceAddress(text: String)
 
     /// The example shown with every syntax error.
     static let example = "(example: 127.0.0.1:9000)"
@@ -34,6 +38,10 @@ public enum OSCDestinationError: Error, Equatable, CustomStringConvertible {
             "host '\(host)' does not resolve to an address: \(reason)"
         case .socketUnavailable(let destination, let reason):
             "cannot open a UDP socket to send to \(destination): \(reason)"
+        case .socketOptionRefused(let destination, let option, let reason):
+            "cannot set \(option) on the socket to \(destination): \(reason)"
+        case .notAnInterfaceAddress(let text):
+            "'\(text)' is not the IPv4 address of a network interface (example: interface=192.168.1.20)"
         }
     }
 }

@@ -27,16 +27,48 @@ public final class UDPSender {
     /// The `errno` of each destination's latest failure, 0 for none; a number so recording allocates nothing.
     private var lastErrorNumbers: [Int32]
 
+    /// How the sockets are set up beyond the defaults.
+    public struct Options: Sendable, Equatable {
+        /// Fail at start when the system refuses `SO_BROADCAST` (the user named a broadcast destination);
+        /// otherwise broadcast is still enabled on every IPv4 socket, best effort.
+        public var broadcast = false
+        /// Hops a multicast datagram may take (`IP_MULTICAST_TTL`); 1, Linux's default, keeps it on the subnet.
+        public var multicastTTL: UInt8 = 1
+        /// Whether receivers on this host get multicast copies (`IP_MULTICAST_LOOP`), on by default so a
+        /// visualiser beside jacktap (and the tests) receive.
+        public var multicastLoop = true
+        /// The IPv4 address of the interface multicast leaves by (`IP_MULTICAST_IF`); nil lets the routing
+        /// table choose.
+        public var multicastInterface: String?
+
+        /// The defaults: best-effort broadcast, TTL 1, loop on, interface chosen by the routing table.
+        public init(broadcast: Bool = false, multicastTTL: UInt8 = 1, multicastLoop: Bool = true,
+                    multicastInterface: String? = nil) {
+            self.broadcast = broadcast
+            self.multicastTTL = multicastTTL
+            self.multicastLoop = multicastLoop
+            self.multicastInterface = multicastInterface
+        }
+    }
+
     /// Opens one non-blocking UDP socket per destination, using the address resolved when the destination
-    /// was parsed. Throws only when the system gives no socket; a destination that cannot be reached yet
-    /// is not an error here, it shows up in ``errorCounts``.
-    public init(destinations: [OSCDestination]) throws(OSCDestinationError) {
+    /// was parsed, and applies `options` (multicast ones only to multicast destinations). Throws when the
+    /// system gives no socket or refuses an option the user asked for; a destination that cannot be
+    /// reached yet is not an error here, it shows up in ``errorCounts``.
+    public init(destinations: [OSCDestination], options: Options = Options()) throws(OSCDestinationError) {
         self.destinations = destinations
         sentCounts = Array(repeating: 0, count: destinations.count)
         errorCounts = Array(repeating: 0, count: destinations.count)
         connected = Array(repeating: false, count: destinations.count)
         lastErrorNumbers = Array(repeating: 0, count: destinations.count)
         sockets = []
+        var interface: SocketAddress?
+        if let text = options.multicastInterface {
+            guard case .success(let found) = Syscalls.resolveUDP(host: text, port: 9),
+                  let first = found.first(where: { $0.family == Syscalls.addressFamilyIPv4 })
+            else { throw .notAnInterfaceAddress(text: text) }
+            interface = first
+        }
         for destination in destinations {
             switch Syscalls.udpSocket(family: destination.address.family) {
             case .success(let fd):
@@ -45,13 +77,38 @@ public final class UDPSender {
                 sockets.forEach(Syscalls.close)
                 throw .socketUnavailable(destination: destination.description, reason: error.description)
             }
-            if destination.address.family == Syscalls.addressFamilyIPv4 {
-                // Best effort: without it only a broadcast destination fails, and that is counted.
-                _ = Syscalls.enableBroadcast(sockets[sockets.count - 1])
+            do throws(OSCDestinationError) {
+                try Self.configure(sockets[sockets.count - 1], for: destination, options: options, interface: interface)
+            } catch {
+                sockets.forEach(Syscalls.close)
+                throw error
             }
         }
         for index in destinations.indices {
             connected[index] = connect(index)
+        }
+    }
+
+    /// Sets broadcast and, for a multicast group, TTL, loop and interface on `fd`.
+    private static func configure(_ fd: Int32, for destination: OSCDestination, options: Options,
+                                  interface: SocketAddress?) throws(OSCDestinationError) {
+        let family = destination.address.family
+        func check(_ result: Result<Void, Errno>, _ option: String) throws(OSCDestinationError) {
+            if case .failure(let error) = result {
+                throw .socketOptionRefused(destination: destination.description, option: option, reason: error.description)
+            }
+        }
+        if family == Syscalls.addressFamilyIPv4 {
+            // Always asked for: without it Linux refuses datagrams to a subnet's broadcast address (EACCES),
+            // which cannot be recognised from the address alone. Required only when the user named broadcast.
+            let result = Syscalls.enableBroadcast(fd)
+            if options.broadcast || destination.isLimitedBroadcast { try check(result, "SO_BROADCAST") }
+        }
+        guard destination.isMulticast else { return }
+        try check(Syscalls.setMulticastTTL(fd, family: family, ttl: options.multicastTTL), "the multicast TTL")
+        try check(Syscalls.setMulticastLoop(fd, family: family, enabled: options.multicastLoop), "multicast loop")
+        if let interface, family == Syscalls.addressFamilyIPv4 {
+            try check(Syscalls.setMulticastInterface(fd, address: interface), "the multicast interface")
         }
     }
 
@@ -64,9 +121,16 @@ public final class UDPSender {
     public func send(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             for index in sockets.indices where sockets[index] >= 0 {
-                send(buffer, to: index)
+                send(buffer: buffer, to: index)
             }
         }
+    }
+
+    /// Sends `bytes` as one datagram to destination `index` only (each destination of a router gets its own
+    /// packets). Never blocks, never throws, allocates nothing.
+    public func send(_ bytes: UnsafeRawBufferPointer, to index: Int) {
+        guard sockets.indices.contains(index), sockets[index] >= 0 else { return }
+        send(buffer: bytes, to: index)
     }
 
     /// Encodes `packet` and sends it as one datagram to every destination.
@@ -89,7 +153,7 @@ public final class UDPSender {
     }
 
     /// Sends one datagram to destination `index` and counts the outcome.
-    private func send(_ buffer: UnsafeRawBufferPointer, to index: Int) {
+    private func send(buffer: UnsafeRawBufferPointer, to index: Int) {
         if !connected[index] {
             // Dissolve any stale association first: Linux keeps a connected socket's source address,
             // which may have gone away with the route.

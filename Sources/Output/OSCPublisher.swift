@@ -8,6 +8,7 @@ import OSC
 /// `<prefix>/<programme>/loudness/{momentary,shortterm,integrated,range,max_momentary,max_shortterm}` and
 /// `<prefix>/<pair>/correlation`.
 ///
+/// Band groups for consoles: `/bands4 f×4`, `/bands7 f×7`, and `/bass`, `/lowmid`, `/mid`, `/high` (f, 0…1).
 /// Musical analysis adds `/tempo f` and `/phase f` per tick once the beat tracker has locked, and the events
 /// `/onset f` and `/beat i f`. `/pitch` and `/note` are sent only for voiced estimates: an unvoiced frame or
 /// silence is a missing message, not a made-up one. Only the tags
@@ -26,6 +27,10 @@ public struct OSCPublisher: Sendable {
         self.bundles = bundles
     }
 
+    /// The names of the four band groups, each also sent as a one-value path (`/jacktap/in_1/bass`) that a
+    /// console can bind to a fader.
+    public static let bandGroupNames = ["bass", "lowmid", "mid", "high"]
+
     /// The messages of one tick, port by port.
     public func messages(for snapshot: Snapshot) -> [OSCMessage] {
         var messages = [OSCMessage]()
@@ -36,6 +41,13 @@ public struct OSCPublisher: Sendable {
             messages.append(OSCMessage(base + "/rms", [.float32(port.rmsDB)]))
             messages.append(OSCMessage(base + "/level", [.float32(port.level)]))
             messages.append(OSCMessage(base + "/bands", port.bands.map { .float32($0) }))
+            if port.bands4.count == 4 {
+                messages.append(OSCMessage(base + "/bands4", port.bands4.map { .float32($0) }))
+                for (name, value) in zip(Self.bandGroupNames, port.bands4) {
+                    messages.append(OSCMessage(base + "/" + name, [.float32(value)]))
+                }
+            }
+            if !port.bands7.isEmpty { messages.append(OSCMessage(base + "/bands7", port.bands7.map { .float32($0) })) }
             if let pitch = port.pitch, pitch.voiced {
                 messages.append(OSCMessage(base + "/pitch", [.float32(Float(pitch.frequency)), .float32(pitch.confidence)]))
             }
@@ -75,11 +87,13 @@ public struct OSCPublisher: Sendable {
         }
     }
 
-    /// The datagrams of one tick: one bundle, or one datagram per message.
-    public func packets(for snapshot: Snapshot) -> [OSCPacket] {
+    /// The datagrams of one tick: bundles with an immediate timetag, each at most `maxSize` bytes (as many as
+    /// needed; a message too big for any bundle gets one of its own), or one datagram per message.
+    public func packets(for snapshot: Snapshot, maxSize: Int = 1400) -> [OSCPacket] {
         let messages = messages(for: snapshot)
-        if bundles { return [.bundle(OSCBundle(timetag: .immediately, messages.map { .message($0) }))] }
-        return messages.map { .message($0) }
+        guard bundles else { return messages.map { .message($0) } }
+        let groups = DatagramPacker.bundleGroups(sizes: messages.map { $0.encoded.count }, maxSize: maxSize)
+        return groups.map { group in .bundle(OSCBundle(timetag: .immediately, messages[group].map { .message($0) })) }
     }
 }
 

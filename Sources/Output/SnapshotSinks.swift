@@ -5,36 +5,30 @@ import OSC
 /// Where snapshots go: OSC destinations, JSON lines on stdout, the terminal view. Used by the analysis
 /// thread only (live) or the main thread (files), never by the real-time callback.
 public final class SnapshotSinks {
-    let sender: UDPSender?
-    let publisher: OSCPublisher
+    let router: OSCRouter?
     let json: Bool
     let view: TerminalView?
 
-    /// Sends to `sender` with `publisher`, prints JSON lines when `json`, draws `view` when given.
-    public init(sender: UDPSender?, publisher: OSCPublisher, json: Bool, view: TerminalView?) {
-        self.sender = sender
-        self.publisher = publisher
+    /// Sends OSC through `router` (each destination with its own settings), prints JSON lines when `json`,
+    /// draws `view` when given.
+    public init(router: OSCRouter?, json: Bool, view: TerminalView?) {
+        self.router = router
         self.json = json
         self.view = view
     }
 
     /// Publishes one tick everywhere. A destination that is down only counts an error (UDPSender never blocks).
     public func publish(_ snapshot: Snapshot) {
-        if let sender {
-            for packet in publisher.packets(for: snapshot) { sender.send(packet) }
-        }
+        router?.publish(snapshot)
         if json { StandardOutput.write(JSONLines.line(for: snapshot) + "\n") }
         if let view { StandardOutput.write(view.render(snapshot)) }
     }
 
     /// Publishes one event at once, in a datagram of its own: a bundle timetagged with the instant the event
     /// describes (`timetag`: a beat's predicted wall-clock time, so that receivers that honour timetags act on
-    /// the beat), or a plain message with `--no-bundles`.
+    /// the beat), or a plain message for destinations that take plain messages. Never rate-limited.
     public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
-        if let sender {
-            let message = publisher.message(for: event)
-            sender.send(publisher.bundles ? .bundle(OSCBundle(timetag: timetag, [.message(message)])) : .message(message))
-        }
+        router?.publish(event, timetag: timetag)
         if json { StandardOutput.write(JSONLines.line(for: event) + "\n") }
     }
 
@@ -44,7 +38,7 @@ public final class SnapshotSinks {
     }
 
     /// Datagrams that could not be sent, per destination.
-    public var oscErrors: [Int] { sender?.errorCounts ?? [] }
+    public var oscErrors: [Int] { router?.statistics.map(\.errors) ?? [] }
 }
 
 /// Unbuffered writes to stdout and stderr, retried until complete.

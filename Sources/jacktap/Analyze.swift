@@ -28,6 +28,7 @@ struct Analyze: ParsableCommand {
 
     func validate() throws {
         guard period >= 16, period <= 8192 else { throw ValidationError("--period must be between 16 and 8192 frames") }
+        try output.validate(analysisRate: analysis.rate)
     }
 
     func run() throws {
@@ -35,20 +36,15 @@ struct Analyze: ParsableCommand {
         do { reader = try SoundFileReader(path: file) } catch {
             Failure(description: error.description, code: Failure.badFile).exit()
         }
-        let sender: UDPSender?
-        do {
-            let destinations = try output.parsedDestinations()
-            sender = destinations.isEmpty ? nil : try UDPSender(destinations: destinations)
-        } catch {
-            Failure(description: "--osc \(error)", code: Failure.usage).exit()
-        }
+        let router: OSCRouter?
+        do { router = try output.makeRouter(analysisRate: analysis.rate) } catch { error.exit() }
         let driver = FileTapDriver(reader: reader, periodFrames: period, ringFrames: 4 * period)
         let names = (1...reader.channels).map { "in_\($0)" }
         let meterConfig: MeterConfig
         do { meterConfig = try meters.config(ports: names) } catch { error.exit() }
         let engine = AnalysisEngine(tap: driver.tap, sampleRate: reader.sampleRate, portNames: names,
                                     config: analysis.config, meters: meterConfig)
-        let sinks = SnapshotSinks(sender: sender, publisher: output.publisher, json: output.json, view: nil)
+        let sinks = SnapshotSinks(router: router, json: output.json, view: nil)
         var progress = ProgressBar(total: reader.frames, enabled: StandardOutput.isTerminal(2))
         while driver.feedPeriod() {
             sinks.publish(engine.pollOutputs())

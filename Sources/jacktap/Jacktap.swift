@@ -13,6 +13,7 @@ struct Jacktap: ParsableCommand {
               jacktap system:capture_1 system:capture_2 --osc 127.0.0.1:9000
               jacktap --connect 'mixer:out_*' --osc 9000 --json > levels.jsonl
               jacktap --inputs 4    (unconnected inputs to patch in qjackctl)
+              jacktap --config examples/rig.yaml   (a rig's routing in one YAML file)
               jacktap run --help    (all options of the live tap)
 
             OSC (v1), per input port <port> (in_1, in_2, ...), --rate per second:

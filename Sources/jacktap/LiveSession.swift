@@ -21,14 +21,8 @@ struct LiveSession {
 
     /// Runs until stopped; returns normally on a clean stop, throws a `Failure` otherwise.
     func run() throws(Failure) {
-        let destinations: [OSCDestination]
-        let sender: UDPSender?
-        do {
-            destinations = try output.parsedDestinations()
-            sender = destinations.isEmpty ? nil : try UDPSender(destinations: destinations)
-        } catch {
-            throw Failure(description: "--osc \(error)", code: Failure.usage)
-        }
+        let router = try output.makeRouter(analysisRate: analysis.rate)
+        let destinations = router?.destinations.map(\.destination) ?? []
 
         let client: JackClient
         do { client = try JackClient(name: clientName) } catch {
@@ -71,7 +65,7 @@ struct LiveSession {
         let view = interactive ? TerminalView(title: title) : nil
         let engine = AnalysisEngine(tap: live.tap, sampleRate: Double(client.sampleRate), portNames: names,
                                     config: analysis, meters: meterConfig)
-        let sinks = SnapshotSinks(sender: sender, publisher: output.publisher, json: output.json, view: view)
+        let sinks = SnapshotSinks(router: router, json: output.json, view: view)
         if !interactive && !quiet {
             for i in 0..<count {
                 let from = i < tapped.count ? tapped[i] + " → " : "(unconnected) "

@@ -22,6 +22,8 @@ struct AnalysisOptions: ParsableArguments {
     @Option(help: "Tuning of A4 in Hz, for note names and cents.")
     var a4: Double = 440
 
+    @OptionGroup(title: "Musical analysis") var music: MusicOptions
+
     func validate() throws {
         guard rate > 0, rate <= 1000 else { throw ValidationError("--rate must be between 0 and 1000 ticks per second") }
         guard fft >= 256, fft <= 65_536, fft % 2 == 0 else { throw ValidationError("--fft must be an even size from 256 to 65536") }
@@ -36,42 +38,76 @@ struct AnalysisOptions: ParsableArguments {
         config.fftSize = fft
         config.bandCount = bands
         config.levelFloorDB = floor
-        config.a4 = a4
+        config.pitch.a4 = a4
+        music.apply(to: &config)
         return config
     }
 }
 
 /// Options shared by every command that publishes: where and how.
 struct OutputOptions: ParsableArguments {
-    @Option(name: .customLong("osc"), help: ArgumentHelp(
-        "Send OSC to HOST:PORT (or just PORT on 127.0.0.1); repeat for several destinations.",
-        valueName: "host:port"))
+    @Option(name: .customLong("osc"), help: ArgumentHelp("""
+        Send OSC to HOST:PORT (or just PORT on 127.0.0.1); repeat for several destinations. Each may add \
+        ,key=value settings: filter=PATTERN (OSC pattern on the full address; | for several), prefix=/x, \
+        rate=HZ, bundles=yes|no (or plain), scale=db|unit|byte|percent, floor=DB, ceiling=DB (unit mapping, \
+        default -60, 0), attack=MS, release=MS (smoothing), broadcast, ttl=N and interface=IPV4 (multicast), \
+        maxsize=BYTES (default 1400). E.g. --osc 192.168.1.255:7700,broadcast,scale=unit,filter=//level
+        """, valueName: "host:port[,key=value…]"))
     var destinations: [String] = []
 
-    @Option(help: "OSC address prefix.")
+    @Option(help: "OSC address prefix (for destinations without prefix=).")
     var prefix: String = "/jacktap"
 
-    @Flag(help: "Send plain OSC messages instead of one bundle per tick (for receivers that reject bundles).")
+    @Flag(help: "Send plain OSC messages instead of bundles (for receivers that reject bundles; destinations may say bundles=yes).")
     var noBundles = false
 
     @Flag(help: "Print one JSON line per tick on stdout (and a summary line at the end of a file).")
     var json = false
 
+    @Option(name: .customLong("config"), help: ArgumentHelp("""
+        Read options from a YAML file whose keys are the long option names (see examples/rig.yaml). Options \
+        on the command line win; a list given there (--osc, --connect, …) replaces the file's.
+        """, valueName: "file"))
+    var configFile: String?
+
     func validate() throws {
-        for text in destinations {
-            do { _ = try OSCDestination(parsing: text) } catch { throw ValidationError("--osc \(error)") }
-        }
         guard !prefix.contains(where: { " #*,?[]{}".contains($0) }) else {
             throw ValidationError("--prefix '\(prefix)' contains an OSC-reserved character (space # * , ? [ ] { })")
+        }
+        do { _ = try destinationSettings() } catch { throw ValidationError("--osc \(error)") }
+    }
+
+    /// Checks that no destination asks for more ticks than the analysis makes (call from the command's
+    /// validate, which sees both option groups).
+    func validate(analysisRate: Double) throws {
+        for settings in (try? destinationSettings()) ?? [] {
+            if let rate = settings.rate, rate > analysisRate {
+                throw ValidationError("--osc \(settings.destination): rate=\(rate) is above the analysis --rate \(analysisRate)")
+            }
+        }
+    }
+
+    /// Each `--osc` with its settings; `--prefix` and `--no-bundles` are the defaults.
+    func destinationSettings() throws(DestinationSettingsError) -> [DestinationSettings] {
+        try destinations.map { text throws(DestinationSettingsError) in
+            try DestinationSettings(parsing: text, defaultPrefix: prefix, defaultBundles: !noBundles)
         }
     }
 
     /// Parsed destinations (validate() has checked them).
     func parsedDestinations() throws -> [OSCDestination] {
-        try destinations.map { text throws(OSCDestinationError) in try OSCDestination(parsing: text) }
+        try destinationSettings().map(\.destination)
     }
 
-    var publisher: OSCPublisher { OSCPublisher(prefix: prefix, bundles: !noBundles) }
+    /// The router for the destinations, nil when there are none. A refused socket is a usage error.
+    func makeRouter(analysisRate: Double) throws(Failure) -> OSCRouter? {
+        do {
+            let settings = try destinationSettings()
+            return settings.isEmpty ? nil : try OSCRouter(settings, analysisRate: analysisRate)
+        } catch {
+            throw Failure(description: "--osc \(error)", code: Failure.usage)
+        }
+    }
 }
 
 /// Options of the broadcast meters (live and `analyze`).

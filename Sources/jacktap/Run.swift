@@ -35,6 +35,7 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard inputs >= 0, inputs <= 256 else { throw ValidationError("--inputs must be between 0 and 256") }
         guard !name.isEmpty, !name.contains(":") else { throw ValidationError("--name must be non-empty, without ':'") }
+        try output.validate(analysisRate: analysis.rate)
     }
 
     func run() throws {

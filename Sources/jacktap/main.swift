@@ -1,2 +1,2 @@
 // The command line only wires parts together; see Jacktap.swift for the commands.
-Jacktap.main()
+ConfigFile.main()

@@ -35,6 +35,30 @@ struct SocketAddress: Sendable, Equatable {
     /// `AF_INET` or `AF_INET6`.
     var family: Int32 { Int32(storage.ss_family) }
 
+    /// The IPv4 address, in network byte order, or nil for IPv6.
+    var ipv4Address: in_addr? {
+        guard family == Int32(AF_INET) else { return nil }
+        return withUnsafePointer(to: storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+        }
+    }
+
+    /// The IPv4 address's four bytes, most significant first; nil for IPv6.
+    var ipv4Bytes: [UInt8]? {
+        guard let address = ipv4Address else { return nil }
+        let value = UInt32(bigEndian: address.s_addr)
+        return [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    /// A multicast group: IPv4 224.0.0.0/4 (RFC 5771) or IPv6 ff00::/8 (RFC 4291, section 2.7).
+    var isMulticast: Bool {
+        if let bytes = ipv4Bytes { return bytes[0] & 0xF0 == 0xE0 }
+        guard family == Int32(AF_INET6) else { return false }
+        return withUnsafePointer(to: storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr.__in6_u.__u6_addr8.0 == 0xFF }
+        }
+    }
+
     /// Calls `body` with the address as the C library expects it.
     func withSockaddrPointer<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
         withUnsafePointer(to: storage) { pointer in

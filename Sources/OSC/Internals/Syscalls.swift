@@ -26,6 +26,34 @@ enum Syscalls {
         return result == 0 ? .success(()) : .failure(Errno.current)
     }
 
+    /// `setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, ttl)` (or `IPV6_MULTICAST_HOPS` for IPv6): how many
+    /// routers a multicast datagram may cross. Linux's default is 1 (ip(7)), the local subnet only.
+    static func setMulticastTTL(_ fd: Int32, family: Int32, ttl: UInt8) -> Result<Void, Errno> {
+        var value = Int32(ttl)
+        let result = family == AF_INET6
+            ? setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_HOPS, &value, socklen_t(MemoryLayout<Int32>.size))
+            : setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &value, socklen_t(MemoryLayout<Int32>.size))
+        return result == 0 ? .success(()) : .failure(Errno.current)
+    }
+
+    /// `setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, on)` (or `IPV6_MULTICAST_LOOP`): whether receivers on
+    /// this host that joined the group get a copy (a visualiser beside jacktap, and the tests).
+    static func setMulticastLoop(_ fd: Int32, family: Int32, enabled: Bool) -> Result<Void, Errno> {
+        var value: Int32 = enabled ? 1 : 0
+        let result = family == AF_INET6
+            ? setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_LOOP, &value, socklen_t(MemoryLayout<Int32>.size))
+            : setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_LOOP, &value, socklen_t(MemoryLayout<Int32>.size))
+        return result == 0 ? .success(()) : .failure(Errno.current)
+    }
+
+    /// `setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, in_addr)`: the interface (named by one of its IPv4
+    /// addresses) multicast leaves by, instead of the one the routing table picks for the group.
+    static func setMulticastInterface(_ fd: Int32, address: SocketAddress) -> Result<Void, Errno> {
+        guard var ipv4 = address.ipv4Address else { return .failure(Errno(rawValue: EAFNOSUPPORT)) }
+        let result = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &ipv4, socklen_t(MemoryLayout<in_addr>.size))
+        return result == 0 ? .success(()) : .failure(Errno.current)
+    }
+
     /// `connect(fd, address)` on a UDP socket: sends nothing, only fixes the peer, so the kernel reports
     /// ICMP errors from it (ECONNREFUSED on the next send); an `AF_UNSPEC` address dissolves the
     /// association (POSIX `connect`, Linux udp(7)).

@@ -1,0 +1,136 @@
+import OSC
+
+/// One destination's path from the shared messages of a tick to its datagrams: filter, prefix, scale,
+/// smoothing, rate, packing.
+///
+/// `@unchecked Sendable`: a route is made on any thread, then handed to ``OSCRouter``'s mutex and touched
+/// only under it from then on.
+final class DestinationRoute: @unchecked Sendable {
+    let settings: DestinationSettings
+    let sender: UDPSender
+    /// Datagrams larger than `settings.maxSize` that had to be sent anyway (one message too big to fit).
+    private(set) var oversizeCount = 0
+
+    /// Seconds of audio between two sent ticks, and the half analysis period a tick may be early by.
+    private let period: Double?
+    private let tolerance: Double
+    /// Audio time at which the next tick is due; nil before the first.
+    private var nextDue: Double?
+    /// Per unprefixed address: whether it passes the filter, its full address and its kind (computed once).
+    private var routes: [String: (passes: Bool, address: String, kind: ValueKind)] = [:]
+    private var smoother: ValueSmoother
+    /// Scratch storage, kept between ticks so that steady state reuses capacity.
+    private var outgoing: [OSCMessage] = []
+    private var encoded: [[UInt8]] = []
+    private var values: [Double] = []
+    private var datagram: [UInt8] = []
+
+    /// Opens the destination's socket.
+    init(_ settings: DestinationSettings, analysisRate: Double) throws(OSCDestinationError) {
+        self.settings = settings
+        let options = UDPSender.Options(broadcast: settings.broadcast, multicastTTL: settings.ttl,
+                                        multicastInterface: settings.interface)
+        sender = try UDPSender(destinations: [settings.destination], options: options)
+        period = settings.rate.map { 1 / min($0, analysisRate) }
+        tolerance = 0.5 / analysisRate
+        smoother = ValueSmoother(attack: settings.attack, release: settings.release)
+        datagram.reserveCapacity(settings.maxSize)
+    }
+
+    /// Routes one tick's messages (addresses without prefix) at audio `time`.
+    func publish(_ messages: [OSCMessage], time: Double) {
+        let due = isDue(time)
+        guard due || smoother.isActive else { return }
+        outgoing.removeAll(keepingCapacity: true)
+        for message in messages {
+            let route = route(message.address)
+            guard route.passes else { continue }
+            outgoing.append(scaled(message, address: route.address, kind: route.kind, time: time))
+        }
+        if due { send(outgoing, timetag: .immediately) }
+    }
+
+    /// Sends one event's message at once, filtered, prefixed and scaled but never smoothed or rate-limited.
+    func publish(event message: OSCMessage, timetag: OSCTimetag) {
+        let route = route(message.address)
+        guard route.passes else { return }
+        send([scaled(message, address: route.address, kind: route.kind, time: nil)], timetag: timetag)
+    }
+
+    /// Whether a tick at `time` is sent, by audio time (not wall time, so files and live agree).
+    private func isDue(_ time: Double) -> Bool {
+        guard let period else { return true }
+        if let nextDue, time + tolerance < nextDue { return false }
+        let next = (nextDue ?? time) + period
+        // After a gap (a reset, a stall) start again from this tick rather than sending a burst.
+        nextDue = next <= time ? time + period : next
+        return true
+    }
+
+    private func route(_ address: String) -> (passes: Bool, address: String, kind: ValueKind) {
+        if let known = routes[address] { return known }
+        let full = settings.prefix + address
+        let passes = settings.filters.isEmpty || settings.filters.contains { $0.matches(full) }
+        let route = (passes, full, ValueKind.of(address: address))
+        routes[address] = route
+        return route
+    }
+
+    /// The message under its full address with its float arguments on the destination's scale (and,
+    /// for a tick, smoothed). Integer and string arguments are left alone.
+    private func scaled(_ message: OSCMessage, address: String, kind: ValueKind, time: Double?) -> OSCMessage {
+        let settings = settings
+        // Only levels are smoothed: a smoothed pitch, tempo or count would report values never measured.
+        let smooth = time != nil && smoother.isActive && (kind == .decibels || kind == .unit)
+        guard settings.scale != .db || smooth else { return OSCMessage(address, message.arguments) }
+        values.removeAll(keepingCapacity: true)
+        for argument in message.arguments {
+            if case .float32(let value) = argument {
+                values.append(settings.scale.map(Double(value), kind: kind, floor: settings.floorDB, ceiling: settings.ceilingDB))
+            }
+        }
+        if smooth, let time { smoother.smooth(&values, address: address, time: time) }
+        let integer = settings.scale.sendsInteger(kind)
+        var next = 0
+        var arguments = message.arguments
+        for index in arguments.indices {
+            guard case .float32 = arguments[index] else { continue }
+            let value = values[next]
+            next += 1
+            arguments[index] = integer ? .int32(Int32(value.rounded())) : .float32(Float(value))
+        }
+        return OSCMessage(address, arguments)
+    }
+
+    /// Sends `messages` as bundles that fit `maxSize` (each with `timetag`), or one message per datagram.
+    private func send(_ messages: [OSCMessage], timetag: OSCTimetag) {
+        guard !messages.isEmpty else { return }
+        encoded.removeAll(keepingCapacity: true)
+        for message in messages { encoded.append(message.encoded) }
+        if !settings.bundles {
+            for bytes in encoded {
+                if bytes.count > settings.maxSize { oversizeCount += 1 }
+                bytes.withUnsafeBytes { sender.send($0, to: 0) }
+            }
+            return
+        }
+        for group in DatagramPacker.bundleGroups(sizes: encoded.map(\.count), maxSize: settings.maxSize) {
+            datagram.removeAll(keepingCapacity: true)
+            datagram.append(contentsOf: Array("#bundle".utf8))
+            datagram.append(0)
+            appendBigEndian(timetag.rawValue, byteCount: 8)
+            for index in group {
+                appendBigEndian(UInt64(encoded[index].count), byteCount: 4)
+                datagram.append(contentsOf: encoded[index])
+            }
+            if datagram.count > settings.maxSize { oversizeCount += 1 }
+            datagram.withUnsafeBytes { sender.send($0, to: 0) }
+        }
+    }
+
+    private func appendBigEndian(_ value: UInt64, byteCount: Int) {
+        for shift in stride(from: (byteCount - 1) * 8, through: 0, by: -8) {
+            datagram.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        }
+    }
+}

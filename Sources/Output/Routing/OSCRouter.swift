@@ -1,0 +1,77 @@
+import Analysis
+import OSC
+import Synchronization
+
+/// Sends each tick and event to every destination the way that destination wants it (``DestinationSettings``):
+/// its filter, prefix, rate, scale, smoothing, bundles or plain messages, datagram limit.
+///
+/// The analysis thread calls ``publish(_:)-(Snapshot)`` and ``publish(_:timetag:)``; any other thread (a
+/// control input's `subscribe`) may call ``add(_:)`` and ``remove(host:port:)`` at the same time: the
+/// destinations sit behind a mutex, never taken on the JACK real-time thread.
+public final class OSCRouter: Sendable {
+    /// Builds the messages once per tick without a prefix; each destination puts its own in front.
+    private let publisher = OSCPublisher(prefix: "")
+    private let analysisRate: Double
+    private let routes: Mutex<[DestinationRoute]>
+
+    /// Opens a socket per destination. `analysisRate` (ticks per second of audio) caps each destination's
+    /// rate and sets how early a tick may fall and still count as due.
+    public init(_ destinations: [DestinationSettings], analysisRate: Double) throws(OSCDestinationError) {
+        self.analysisRate = analysisRate
+        var opened = [DestinationRoute]()
+        for settings in destinations {
+            opened.removeAll { $0.settings.destination == settings.destination }
+            opened.append(try DestinationRoute(settings, analysisRate: analysisRate))
+        }
+        routes = Mutex(opened)
+    }
+
+    /// Adds a destination, replacing one with the same host and port (so a repeated subscribe updates it).
+    public func add(_ settings: DestinationSettings) throws(OSCDestinationError) {
+        let route = try DestinationRoute(settings, analysisRate: analysisRate)
+        routes.withLock { routes in
+            routes.removeAll { $0.settings.destination == settings.destination }
+            routes.append(route)
+        }
+    }
+
+    /// Removes the destination with this host text and port; returns whether there was one.
+    @discardableResult
+    public func remove(host: String, port: UInt16) -> Bool {
+        routes.withLock { routes in
+            let before = routes.count
+            routes.removeAll { $0.settings.destination.host == host && $0.settings.destination.port == port }
+            return routes.count != before
+        }
+    }
+
+    /// The destinations, in the order they were added.
+    public var destinations: [DestinationSettings] {
+        routes.withLock { $0.map(\.settings) }
+    }
+
+    /// Per destination: datagrams sent, datagrams that failed, datagrams over the limit sent anyway.
+    public var statistics: [(destination: String, sent: Int, errors: Int, oversize: Int)] {
+        routes.withLock { routes in
+            routes.map { ($0.settings.destination.description, $0.sender.sentCounts[0], $0.sender.errorCounts[0],
+                          $0.oversizeCount) }
+        }
+    }
+
+    /// Sends one tick to every destination that is due.
+    public func publish(_ snapshot: Snapshot) {
+        let messages = publisher.messages(for: snapshot)
+        routes.withLock { routes in
+            for route in routes { route.publish(messages, time: snapshot.time) }
+        }
+    }
+
+    /// Sends one event at once to every destination whose filter takes it; in bundle mode the bundle
+    /// carries `timetag` (a beat's predicted instant).
+    public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
+        let message = publisher.message(for: event)
+        routes.withLock { routes in
+            for route in routes { route.publish(event: message, timetag: timetag) }
+        }
+    }
+}
