@@ -25,10 +25,12 @@ let package = Package(
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
         .target(name: "Output", dependencies: ["Analysis", "DSP", "OSC"]),
         .target(name: "JackHost", dependencies: ["CJack", "DSP"]),
+        // `--listen`: OSC control input (subscribe, reset, connect, query); see Sources/Control.
+        .target(name: "Control", dependencies: ["OSC", "Output", "JackHost"]),
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -43,6 +45,7 @@ let package = Package(
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport", "TestSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport", "ToolSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "ToolSupport"], exclude: ["Fixtures"]),
     ]

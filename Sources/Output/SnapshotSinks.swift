@@ -18,8 +18,9 @@ public final class SnapshotSinks {
     }
 
     /// Publishes one tick everywhere. A destination that is down only counts an error (UDPSender never blocks).
-    public func publish(_ snapshot: Snapshot) {
-        router?.publish(snapshot)
+    /// With a `clock` (live), bundles carry the wall-clock instants the values describe.
+    public func publish(_ snapshot: Snapshot, clock: StreamClock? = nil) {
+        router?.publish(snapshot, clock: clock)
         if json { StandardOutput.write(JSONLines.line(for: snapshot) + "\n") }
         if let view { StandardOutput.write(view.render(snapshot)) }
     }

@@ -33,11 +33,11 @@ final class AnalysisLoop: @unchecked Sendable {
         while !stopRequested.load(ordering: .acquiring), !live.serverStopped {
             guard live.waitForFrames(timeout: 0.25) else { continue }
             // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
-            let clock = (stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
+            let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
             sinks.publish(engine.pollOutputs(), clock: clock)
         }
         // A last snapshot with whatever arrived since the last tick: the final figures of the run.
-        sinks.publish(engine.finishOutputs(), clock: (stream: engine.time, wall: Date().timeIntervalSince1970))
+        sinks.publish(engine.finishOutputs(), clock: StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970))
         finished.signal()
     }
 

@@ -21,6 +21,7 @@ final class DestinationRoute: @unchecked Sendable {
     private var smoother: ValueSmoother
     /// Scratch storage, kept between ticks so that steady state reuses capacity.
     private var outgoing: [OSCMessage] = []
+    private var timed: [(message: OSCMessage, timetag: OSCTimetag)] = []
     private var encoded: [[UInt8]] = []
     private var values: [Double] = []
     private var datagram: [UInt8] = []
@@ -37,17 +38,33 @@ final class DestinationRoute: @unchecked Sendable {
         datagram.reserveCapacity(settings.maxSize)
     }
 
-    /// Routes one tick's messages (addresses without prefix) at audio `time`.
-    func publish(_ messages: [OSCMessage], time: Double) {
+    /// Routes one tick's messages (addresses without prefix) at audio `time`. The tick goes out with `timetag`;
+    /// a message with an instant of its own (`instants[i]`, a pitch's window centre) goes in a bundle with it.
+    func publish(_ messages: [OSCMessage], time: Double, timetag: OSCTimetag = .immediately,
+                 instants: [OSCTimetag?] = []) {
         let due = isDue(time)
         guard due || smoother.isActive else { return }
         outgoing.removeAll(keepingCapacity: true)
-        for message in messages {
+        timed.removeAll(keepingCapacity: true)
+        for (index, message) in messages.enumerated() {
             let route = route(message.address)
             guard route.passes else { continue }
-            outgoing.append(scaled(message, address: route.address, kind: route.kind, time: time))
+            let routed = scaled(message, address: route.address, kind: route.kind, time: time)
+            if index < instants.count, let instant = instants[index] {
+                timed.append((routed, instant))
+            } else {
+                outgoing.append(routed)
+            }
         }
-        if due { send(outgoing, timetag: .immediately) }
+        guard due else { return }
+        send(outgoing, timetag: timetag)
+        var start = 0
+        while start < timed.count {
+            var end = start + 1
+            while end < timed.count, timed[end].timetag == timed[start].timetag { end += 1 }
+            send(timed[start..<end].map(\.message), timetag: timed[start].timetag)
+            start = end
+        }
     }
 
     /// Sends one event's message at once, filtered, prefixed and scaled but never smoothed or rate-limited.
@@ -71,7 +88,7 @@ final class DestinationRoute: @unchecked Sendable {
         if let known = routes[address] { return known }
         let full = settings.prefix + address
         let passes = settings.filters.isEmpty || settings.filters.contains { $0.matches(full) }
-        let route = (passes, full, ValueKind.of(address: address))
+        let route = (passes, settings.addressMap[full] ?? full, ValueKind.of(address: address))
         routes[address] = route
         return route
     }

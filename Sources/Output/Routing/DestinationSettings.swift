@@ -29,6 +29,10 @@ public struct DestinationSettings: Sendable, Equatable {
     public var ttl: UInt8 = 1
     /// IPv4 address of the interface multicast leaves by; nil lets the routing table choose.
     public var interface: String?
+    /// Addresses renamed for this destination (as sent, prefix included → the receiver's own address), for
+    /// consoles that only take their own address space: `map=/jacktap/in_1/level>/Page1/Fader201` (grandMA3),
+    /// `map=/jacktap/in_1/level>/eos/chan/1/intens` (Eos).
+    public var addressMap: [String: String] = [:]
     /// Largest datagram, bytes: 1400 fits an Ethernet MTU with room for tunnels; ETC Eos wants 512.
     public var maxSize = 1400
 
@@ -45,7 +49,7 @@ public struct DestinationSettings: Sendable, Equatable {
     /// Parses `HOST:PORT[,key=value…]`. Keys: `filter=PATTERN` (OSC address pattern; several joined by `|`
     /// or the key repeated), `prefix=/x`, `rate=HZ`, `bundles=yes|no` (or the words `bundles`, `plain`),
     /// `scale=db|unit|byte|percent`, `floor=DB`, `ceiling=DB`, `attack=MS`, `release=MS`, `broadcast`,
-    /// `ttl=N`, `interface=IPV4`, `maxsize=BYTES`. Commas inside `{…}` or `[…]` belong to the pattern.
+    /// `ttl=N`, `interface=IPV4`, `maxsize=BYTES`, `map=FROM>TO` (repeatable). Commas inside `{…}` or `[…]` belong to the pattern.
     /// `defaultPrefix` and `defaultBundles` (from `--prefix` and `--no-bundles`) apply unless set here.
     public init(parsing text: String, defaultPrefix: String = "/jacktap", defaultBundles: Bool = true)
         throws(DestinationSettingsError)
@@ -115,6 +119,11 @@ public struct DestinationSettings: Sendable, Equatable {
         case "interface":
             guard let value, !value.isEmpty else { throw bad("the IPv4 address of a local interface") }
             interface = value
+        case "map":
+            let sides = value?.split(separator: ">", maxSplits: 1).map(String.init) ?? []
+            guard sides.count == 2, sides.allSatisfy({ $0.hasPrefix("/") && !$0.contains(where: { " #*,?[]{}".contains($0) }) })
+            else { throw bad("FROM>TO, two OSC addresses such as /jacktap/in_1/level>/Page1/Fader201") }
+            addressMap[sides[0]] = sides[1]
         case "maxsize":
             maxSize = Int(try number(Double(Self.minimumMaxSize)...65_507, "bytes from \(Self.minimumMaxSize) to 65507"))
         default:

@@ -59,10 +59,27 @@ public final class OSCRouter: Sendable {
     }
 
     /// Sends one tick to every destination that is due.
-    public func publish(_ snapshot: Snapshot) {
+    ///
+    /// With a `clock` (live), every timed value's bundle says which instant it describes: the tick's own
+    /// messages carry the tick's wall-clock time, and each port's `/pitch` and `/note` travel in a bundle of
+    /// their own timetagged with the centre of the pitch window. Without one (a file), timetags are immediate.
+    public func publish(_ snapshot: Snapshot, clock: StreamClock? = nil) {
         let messages = publisher.messages(for: snapshot)
+        var instants = [OSCTimetag?](repeating: nil, count: messages.count)
+        if let clock {
+            var pitchTimes = [String: Double]()
+            for port in snapshot.ports {
+                if let pitch = port.pitch { pitchTimes["/" + OSCAddress.sanitizedPart(port.name)] = pitch.time }
+            }
+            for (index, message) in messages.enumerated()
+            where message.address.hasSuffix("/pitch") || message.address.hasSuffix("/note") {
+                let portPath = String(message.address[..<message.address.lastIndex(of: "/")!])
+                instants[index] = pitchTimes[portPath].map { clock.timetag(at: $0) }
+            }
+        }
+        let tickTag = clock?.timetag(at: snapshot.time) ?? .immediately
         routes.withLock { routes in
-            for route in routes { route.publish(messages, time: snapshot.time) }
+            for route in routes { route.publish(messages, time: snapshot.time, timetag: tickTag, instants: instants) }
         }
     }
 
