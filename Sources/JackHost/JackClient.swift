@@ -77,6 +77,12 @@ public final class JackClient {
         guard result == 0 || result == EEXIST else { throw .connectFailed(source: source, destination: destination) }
     }
 
+    /// Disconnects `source` from `destination` (full names). Returns whether JACK removed a connection:
+    /// false when the two were not connected or a port is gone.
+    public func disconnect(_ source: String, from destination: String) -> Bool {
+        JackCalls.disconnect(handle, source, destination) == 0
+    }
+
     /// Starts the process callback.
     public func activate() throws(JackError) {
         guard JackCalls.activate(handle) == 0 else { throw .activateFailed }

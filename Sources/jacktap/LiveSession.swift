@@ -1,4 +1,5 @@
 import Analysis
+import Control
 import Foundation
 import Glibc
 import JackHost
@@ -18,10 +19,14 @@ struct LiveSession {
     var quiet: Bool
     /// Stop after this many seconds; nil runs until a stop signal.
     var duration: Double? = nil
+    /// Where the OSC control input listens (`--listen`); nil for none.
+    var listen: ListenAddress? = nil
 
     /// Runs until stopped; returns normally on a clean stop, throws a `Failure` otherwise.
     func run() throws(Failure) {
+        // With a control input there is always a router, so that `subscribe` has somewhere to add to.
         let router = try output.makeRouter(analysisRate: analysis.rate)
+            ?? (listen == nil ? nil : try? OSCRouter([], analysisRate: analysis.rate))
         let destinations = router?.destinations.map(\.destination) ?? []
 
         let client: JackClient
@@ -76,10 +81,27 @@ struct LiveSession {
             }
         }
 
+        var control: ControlServer?
+        if let listen, let router {
+            // requestReset only stores an atomic flag the analysis thread reads (AnalysisEngine.swift).
+            nonisolated(unsafe) let resettable = engine
+            let session = ControlSession(router: router, graph: JackControlGraph(live: live), prefix: output.prefix,
+                                         bundles: !output.noBundles, version: Self.version,
+                                         requestReset: { resettable.requestReset() })
+            do { control = try ControlServer(listen: listen, session: session) } catch {
+                live.stop()
+                throw Failure(description: "--listen \(error)", code: Failure.usage)
+            }
+            if !interactive && !quiet, let control {
+                StandardOutput.error("jacktap: OSC control on \(control.boundAddress) (\(session.prefix)/subscribe, …)\n")
+            }
+        }
+
         let loop = AnalysisLoop(live: live, engine: engine, sinks: sinks)
         let keys = KeyReader(enabled: interactive)
         if interactive { StandardOutput.write(TerminalView.enterSequence) }
         loop.start()
+        control?.start()
         var quit = false
         let deadline = duration.map { Date().addingTimeInterval($0) }
         while !quit, !live.serverStopped {
@@ -97,12 +119,17 @@ struct LiveSession {
             }
         }
         let serverStopped = live.serverStopped
+        // Before the client closes: the control thread may be in a JACK call.
+        control?.stop()
         loop.stop()
         live.stop()
         keys.restore()
         if interactive { StandardOutput.write(TerminalView.leaveSequence) }
         if live.tap.overruns > 0 {
             StandardOutput.error("jacktap: the analysis fell behind; \(live.tap.overruns) periods were metered but not analysed\n")
+        }
+        if let control, !quiet {
+            StandardOutput.error("jacktap: control \(control.boundAddress): \(control.counts.summary)\n")
         }
         if serverStopped {
             throw Failure(description: """
@@ -127,5 +154,10 @@ struct LiveSession {
             for name in matches where !result.contains(name) { result.append(name) }
         }
         return result
+    }
+
+    /// The version a control query reports.
+    static var version: String {
+        Jacktap.configuration.version.isEmpty ? "unreleased" : Jacktap.configuration.version
     }
 }
