@@ -98,29 +98,36 @@ final class CumulativeMeanDifference {
         }
     }
 
-    /// YIN steps 4–5: the first dip of d′ below `threshold` (followed to its bottom), else the deepest dip in
-    /// the range; refined by a parabola through the normalised difference. Returns the lag in samples and d′
-    /// at it.
-    func bestLag(threshold: Double) -> (lag: Double, cumulativeMean: Double) {
-        var chosen = -1
-        var tau = minimumLag
-        while tau <= maximumLag {
-            if cumulativeMean[tau] < threshold {
-                while tau < maximumLag && cumulativeMean[tau + 1] < cumulativeMean[tau] { tau += 1 }
-                chosen = tau
-                break
-            }
-            tau += 1
-        }
-        if chosen < 0 {
-            chosen = minimumLag
-            for t in minimumLag...maximumLag where cumulativeMean[t] < cumulativeMean[chosen] { chosen = t }
-        }
+    /// YIN steps 4–5: the first dip of d′ below `threshold` (followed to its bottom); when no dip reaches it,
+    /// the first dip within `fallbackMargin` of the deepest. Refined by a parabola through the normalised
+    /// difference. Returns the lag in samples and d′ at it.
+    ///
+    /// YIN's own fallback is the deepest dip itself. But noise, or the tail of one note under the next, lifts
+    /// every dip of d′ by about as much, so the dips at 2, 3, 4… periods are as deep as the period's and the
+    /// deepest is a subharmonic picked at random: a 220 Hz sine in pink noise at 3 dB SNR read 55, 73 or 110 Hz
+    /// in half its frames. The first dip close to the deepest is the shortest lag that repeats as well.
+    func bestLag(threshold: Double, fallbackMargin: Double) -> (lag: Double, cumulativeMean: Double) {
+        var deepest = minimumLag
+        for t in minimumLag...maximumLag where cumulativeMean[t] < cumulativeMean[deepest] { deepest = t }
+        let chosen = firstDip(below: max(threshold, cumulativeMean[deepest] + fallbackMargin)) ?? deepest
         let shift = Self.parabolicVertex(normalisedDifference[chosen - 1], normalisedDifference[chosen],
                                          normalisedDifference[chosen + 1]).offset
         let depth = Self.parabolicVertex(cumulativeMean[chosen - 1], cumulativeMean[chosen],
                                          cumulativeMean[chosen + 1]).value
         return (Double(chosen) + shift, min(max(depth, 0), cumulativeMean[chosen]))
+    }
+
+    /// The bottom of the first dip of d′ below `limit` in the lag range, nil when there is none.
+    func firstDip(below limit: Double) -> Int? {
+        var tau = minimumLag
+        while tau <= maximumLag {
+            if cumulativeMean[tau] < limit {
+                while tau < maximumLag && cumulativeMean[tau + 1] < cumulativeMean[tau] { tau += 1 }
+                return tau
+            }
+            tau += 1
+        }
+        return nil
     }
 
     /// Vertex of the parabola through (-1, a), (0, b), (1, c): offset within ±1 and value there.

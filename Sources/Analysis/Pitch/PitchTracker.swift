@@ -37,6 +37,10 @@ public final class PitchTracker {
     let silenceEnergy: Double
     /// YIN's absolute threshold on d′ for picking the first dip (step 4); the paper finds 0.1–0.15 best.
     static let dipThreshold = 0.15
+    /// When no dip reaches `dipThreshold`: take the first dip within this of the deepest (see
+    /// `CumulativeMeanDifference.bestLag`). On the eval corpus (eval/corpus.py, 44.1/48/96 kHz) 0.1 raised raw
+    /// pitch accuracy from 0.939 to 0.964 and cut octave errors from 1.95 % to 1.05 %; 0.05 and 0.2 did less.
+    static let fallbackMargin = 0.1
 
     /// A tracker for a stream at `sampleRate` frames per second.
     public init(config: PitchConfig, sampleRate: Double) {
@@ -118,7 +122,7 @@ public final class PitchTracker {
             note = hysteresis.update(frequency: nil, a4: config.a4, hysteresisCents: config.hysteresisCents)
             return
         }
-        let best = difference.bestLag(threshold: Self.dipThreshold)
+        let best = difference.bestLag(threshold: Self.dipThreshold, fallbackMargin: Self.fallbackMargin)
         let frequency = sampleRate / best.lag
         let confidence = Float(min(max(1 - best.cumulativeMean, 0), 1))
         let voiced = confidence >= config.confidenceGate && energy >= levelGateEnergy
