@@ -32,7 +32,25 @@ final class Receiver {
             process = try Tool.start("python3", [Tool.repositoryPath("Tests/tools/osc_capture.py"), String(port),
                                                  String(seconds)], stdoutPath: outputPath)
         }
-        usleep(300_000)
+        try Receiver.waitUntilBound(port: port)
+    }
+
+    /// Waits until a UDP socket is bound to `port` (listed in /proc/net/udp or udp6), so that nothing sent to it
+    /// is lost while the receiver is still starting (python-osc takes a second to import on a loaded machine).
+    static func waitUntilBound(port: UInt16, timeout: Double = 15) throws {
+        let hex = String(format: ":%04X ", port)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            for table in ["/proc/net/udp", "/proc/net/udp6"] {
+                let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+                // Column 2 is local_address "IP:PORT".
+                if text.split(separator: "\n").dropFirst().contains(where: { line in
+                    line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map { ($0 + " ").hasSuffix(hex) } ?? false
+                }) { return }
+            }
+            usleep(20_000)
+        }
+        throw Tool.Failed(description: "no receiver bound UDP port \(port) within \(timeout) s")
     }
 
     /// Stops the receiver and returns every message it decoded.
