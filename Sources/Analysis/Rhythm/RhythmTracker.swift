@@ -51,6 +51,16 @@ public final class RhythmTracker {
         frame.initialize(repeating: 0, count: framing.window)
         onsets = EventQueue(capacity: eventCapacity)
         beatEvents = EventQueue(capacity: eventCapacity)
+        // The Swift runtime instantiates generic metadata on first use, which allocates: pass one event of
+        // each kind through its queue here so that it does not happen on the analysis thread.
+        var onsetScratch = [OnsetEvent]()
+        onsetScratch.reserveCapacity(1)
+        onsets.push(OnsetEvent(strength: 0, frame: 0, reportedFrame: 0))
+        onsets.drain(into: &onsetScratch)
+        var beatScratch = [BeatEvent]()
+        beatScratch.reserveCapacity(1)
+        beatEvents.push(BeatEvent(count: 0, bpm: 0, frame: 0, reportedFrame: 0))
+        beatEvents.drain(into: &beatScratch)
     }
 
     deinit {

@@ -113,6 +113,19 @@ struct TempoEstimator {
             for i in 0..<(n - lag) { sum += accent[i] * accent[i + lag] }
             correlation[lag] = sum / Float(n - lag)
         }
+        // A perfectly steady loop makes peaks one lag wide, split unevenly between neighbouring lags as the
+        // beats fall between frames; a 1-2-3-2-1 kernel (±17 ms) gives every candidate the same tolerance.
+        // `accent` is free again and holds the smoothed copy.
+        for lag in 0...maximumLag {
+            var sum: Float = 0
+            for d in -2...2 {
+                let j = lag + d
+                let mirrored = j < 0 ? -j : (j > maximumLag ? 2 * maximumLag - j : j)
+                sum += Float(3 - abs(d)) * correlation[mirrored]
+            }
+            accent[lag] = sum / 9
+        }
+        for lag in 0...maximumLag { correlation[lag] = accent[lag] }
         var bestScore: Float = -1
         var best = shortestPeriod
         var tau = shortestPeriod
@@ -137,7 +150,8 @@ struct TempoEstimator {
     private mutating func accept(_ estimate: Double) {
         raw[rawCount % 3] = estimate
         rawCount += 1
-        let agreeing = rawCount >= 3 && raw.allSatisfy { abs($0 / estimate - 1) < 0.02 }
+        var agreeing = rawCount >= 3
+        for i in 0..<3 where abs(raw[i] / estimate - 1) >= 0.02 { agreeing = false }
         guard let current = period else {
             if agreeing && confidence >= 0.1 { period = estimate }
             return

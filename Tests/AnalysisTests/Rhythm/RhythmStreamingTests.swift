@@ -1,0 +1,60 @@
+import Analysis
+import TestSupport
+import ToolSupport
+import XCTest
+
+/// The tracker is a streaming, real-time object: results do not depend on how the stream is cut, `reset`
+/// starts a new stream, and `process` never allocates (realtime-swift.md).
+final class RhythmStreamingTests: XCTestCase {
+    let rate = 48_000.0
+
+    func testEventsAreIdenticalForChunksOf1And64And1000Samples() {
+        let loop = DrumLoop(bpm: 128, sampleRate: rate, seconds: 6, firstBeat: 0.2).render()
+        let runs = [1, 64, 1000].map { RhythmRun(loop, sampleRate: rate, chunk: $0) }
+        XCTAssertGreaterThan(runs[0].beats.count, 5)
+        XCTAssertGreaterThan(runs[0].onsets.count, 20)
+        for run in runs.dropFirst() {
+            XCTAssertEqual(run.onsets, runs[0].onsets)
+            XCTAssertEqual(run.beats, runs[0].beats)
+        }
+    }
+
+    func testResetStartsANewStream() {
+        let loop = DrumLoop(bpm: 120, sampleRate: rate, seconds: 5, firstBeat: 0.2).render()
+        let tracker = RhythmTracker(config: RhythmConfig(), sampleRate: rate)
+        let first = RhythmRun(tracker, loop, chunk: 300)
+        tracker.reset()
+        XCTAssertNil(tracker.tempo)
+        XCTAssertEqual(tracker.framesProcessed, 0)
+        let second = RhythmRun(tracker, loop, chunk: 300)
+        XCTAssertEqual(first.onsets, second.onsets)
+        XCTAssertEqual(first.beats, second.beats)
+    }
+
+    func testProcessAndTakeAllocateNothing() {
+        let loop = DrumLoop(bpm: 140, sampleRate: rate, seconds: 10, firstBeat: 0.2).render()
+        let tracker = RhythmTracker(config: RhythmConfig(), sampleRate: rate)
+        var onsets = [OnsetEvent]()
+        var beats = [BeatEvent]()
+        onsets.reserveCapacity(64)
+        beats.reserveCapacity(64)
+        var total: Int64 = 0
+        loop.withUnsafeBufferPointer { p in
+            var i = 0
+            while i + 256 <= p.count {
+                jacktap_allocations_begin()
+                tracker.process(p.baseAddress! + i, count: 256)
+                tracker.takeOnsets(into: &onsets)
+                tracker.takeBeats(into: &beats)
+                _ = tracker.tempo
+                _ = tracker.phase(atFrame: i)
+                total += jacktap_allocations_end()
+                onsets.removeAll(keepingCapacity: true)
+                beats.removeAll(keepingCapacity: true)
+                i += 256
+            }
+        }
+        XCTAssertEqual(total, 0)
+        XCTAssertNotNil(tracker.tempo, "the run must have reached the locked state")
+    }
+}
