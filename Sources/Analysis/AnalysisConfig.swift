@@ -20,6 +20,10 @@ public struct AnalysisConfig: Sendable, Equatable {
     public var pitch = PitchConfig()
     /// Onsets, tempo and beats (`--onset-*`, `--bpm-*`, `--beat-lead`).
     public var rhythm = RhythmConfig()
+    /// Whether the pitch tracker runs (`--music`); off, no `/pitch` or `/note` is sent.
+    public var pitchEnabled = true
+    /// Whether the rhythm tracker runs (`--music`); off, no onsets, beats, tempo or phase.
+    public var rhythmEnabled = true
 
     /// The defaults of the OSC contract (design.md).
     public init() {}

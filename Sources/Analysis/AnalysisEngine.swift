@@ -111,14 +111,15 @@ public final class AnalysisEngine {
     /// Moves the trackers' new onsets and beats into `outputs`, in time order per port.
     func collectEvents() {
         for c in 0..<analyzers.count {
-            analyzers[c].rhythm.takeOnsets(into: &onsetScratch)
+            guard let rhythm = analyzers[c].rhythm else { continue }
+            rhythm.takeOnsets(into: &onsetScratch)
             for onset in onsetScratch {
                 outputs.append(.event(AnalysisEvent(
                     port: portNames[c], kind: .onset(strength: onset.strength), time: Double(onset.frame) / sampleRate,
                     reported: Double(onset.reportedFrame) / sampleRate)))
             }
             onsetScratch.removeAll(keepingCapacity: true)
-            analyzers[c].rhythm.takeBeats(into: &beatScratch)
+            rhythm.takeBeats(into: &beatScratch)
             for beat in beatScratch {
                 outputs.append(.event(AnalysisEvent(
                     port: portNames[c], kind: .beat(count: beat.count, bpm: beat.bpm), time: Double(beat.frame) / sampleRate,
@@ -196,9 +197,9 @@ public final class AnalysisEngine {
             readings.append(PortReading(
                 name: portNames[c], peakDB: peakDB, rmsDB: rmsDB,
                 level: Decibels.unit(rmsDB, low: config.levelFloorDB), bands: spectral.bands,
-                pitch: analyzer.readPitch(), note: analyzer.pitch.note,
+                pitch: analyzer.readPitch(), note: analyzer.pitch?.note,
                 meters: portMeters[c].read(peakDB: peakDB, elapsed: elapsed),
-                tempo: analyzer.rhythm.tempo, phase: analyzer.rhythm.phase(atFrame: position),
+                tempo: analyzer.rhythm?.tempo, phase: analyzer.rhythm?.phase(atFrame: position),
                 bands4: spectral.bands4, bands7: spectral.bands7))
             peakSinceTick[c] = 0
         }

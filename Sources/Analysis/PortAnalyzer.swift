@@ -13,8 +13,9 @@ final class PortAnalyzer {
     /// split LedFx uses) and 7 log-spaced bands 63 Hz–16 kHz (the count of MagicQ's audio input); standards.md.
     let layout4: BandLayout
     let layout7: BandLayout
-    let pitch: PitchTracker
-    let rhythm: RhythmTracker
+    /// The trackers `--music` chose (nil: not run, nothing reported).
+    let pitch: PitchTracker?
+    let rhythm: RhythmTracker?
     /// The newest `fftSize` samples as a circular buffer; `unrolled` is the same, oldest first, for the FFT.
     var history: [Float]
     var unrolled: [Float]
@@ -34,8 +35,8 @@ final class PortAnalyzer {
                             fftSize: config.fftSize, sampleRate: sampleRate)
         layout4 = BandLayout(edges: Self.edges4, fftSize: config.fftSize, sampleRate: sampleRate)
         layout7 = BandLayout(edges: Self.edges7, fftSize: config.fftSize, sampleRate: sampleRate)
-        pitch = PitchTracker(config: config.pitch, sampleRate: sampleRate)
-        rhythm = RhythmTracker(config: config.rhythm, sampleRate: sampleRate)
+        pitch = config.pitchEnabled ? PitchTracker(config: config.pitch, sampleRate: sampleRate) : nil
+        rhythm = config.rhythmEnabled ? RhythmTracker(config: config.rhythm, sampleRate: sampleRate) : nil
         history = Array(repeating: 0, count: config.fftSize)
         unrolled = Array(repeating: 0, count: config.fftSize)
         bands = Array(repeating: 0, count: layout.count)
@@ -45,8 +46,8 @@ final class PortAnalyzer {
 
     /// Runs the pitch and rhythm trackers over `count` consecutive samples of this port.
     func track(_ samples: UnsafePointer<Float>, count: Int) {
-        pitch.process(samples, count: count)
-        rhythm.process(samples, count: count)
+        pitch?.process(samples, count: count)
+        rhythm?.process(samples, count: count)
     }
 
     /// Takes `count` frames of this port's channel out of `ring`, starting `offset` frames in.
@@ -84,7 +85,7 @@ final class PortAnalyzer {
 
     /// The newest pitch estimate as a reading (nil before the first estimate and in silence).
     func readPitch() -> PitchReading? {
-        guard let estimate = pitch.latest, estimate.frequency > 0 else { return nil }
+        guard let estimate = pitch?.latest, estimate.frequency > 0 else { return nil }
         return PitchReading(frequency: estimate.frequency, confidence: estimate.confidence, voiced: estimate.voiced,
                             time: Double(estimate.centreFrame) / sampleRate)
     }

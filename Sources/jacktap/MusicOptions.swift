@@ -1,8 +1,14 @@
 import Analysis
 import ArgumentParser
+import Foundation
 
 /// Options of the musical analysis (live and `analyze`): pitch range and voicing, note display, onsets, tempo.
 struct MusicOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Musical analysis to run: pitch (pitch, note), rhythm (onsets, beats, tempo, phase), comma-separated, or all or none.",
+        valueName: "list"))
+    var music: String = "all"
+
     @Option(name: .customLong("pitch-min"), help: ArgumentHelp(
         "Lowest fundamental searched, Hz; the pitch window spans two of its periods (40 Hz: E1 at 50 ms).",
         valueName: "hz"))
@@ -44,7 +50,19 @@ struct MusicOptions: ParsableArguments {
         valueName: "s"))
     var beatLead: Double = RhythmConfig().beatLead
 
+    /// Which trackers `--music` names: (pitch, rhythm).
+    func chosen() throws -> (pitch: Bool, rhythm: Bool) {
+        let names = music.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if names == ["all"] { return (true, true) }
+        if names == ["none"] { return (false, false) }
+        for name in names where name != "pitch" && name != "rhythm" {
+            throw ValidationError("--music: unknown analysis '\(name)' (pitch, rhythm, all or none)")
+        }
+        return (names.contains("pitch"), names.contains("rhythm"))
+    }
+
     func validate() throws {
+        _ = try chosen()
         guard pitchMinimum >= 20, pitchMinimum < pitchMaximum else {
             throw ValidationError("--pitch-min must be at least 20 Hz and below --pitch-max")
         }
@@ -62,6 +80,9 @@ struct MusicOptions: ParsableArguments {
 
     /// Writes these settings into `config`.
     func apply(to config: inout AnalysisConfig) {
+        let chosen = (try? chosen()) ?? (pitch: true, rhythm: true)
+        config.pitchEnabled = chosen.pitch
+        config.rhythmEnabled = chosen.rhythm
         config.pitch.minimumFrequency = pitchMinimum
         config.pitch.maximumFrequency = pitchMaximum
         config.pitch.confidenceGate = pitchConfidence

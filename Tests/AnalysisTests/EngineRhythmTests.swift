@@ -92,4 +92,20 @@ final class EngineRhythmTests: XCTestCase {
         let port = analyse([sine(1_000, sampleRate: 48_000)], sampleRate: 48_000).snapshots.last!.ports[0]
         XCTAssertEqual(port.bands7.indices.max { port.bands7[$0] < port.bands7[$1] }, 3)
     }
+
+    func testTrackersLeftOutReportNothing() {
+        let loop = DrumLoop(bpm: 120, sampleRate: 48_000, seconds: 6).render()
+        let tone = sine(440, seconds: 6, sampleRate: 48_000)
+        let mixed = zip(loop, tone).map { $0 + $1 }
+        var config = AnalysisConfig()
+        config.rhythmEnabled = false
+        let noRhythm = analyseOutputs([mixed], sampleRate: 48_000, config: config)
+        XCTAssertFalse(noRhythm.contains { if case .event = $0 { true } else { false } })
+        XCTAssertTrue(noRhythm.contains { if case .snapshot(let s) = $0 { s.ports[0].pitch != nil } else { false } })
+        config = AnalysisConfig()
+        config.pitchEnabled = false
+        let noPitch = analyseOutputs([mixed], sampleRate: 48_000, config: config)
+        XCTAssertFalse(noPitch.contains { if case .snapshot(let s) = $0 { s.ports[0].pitch != nil || s.ports[0].note != nil } else { false } })
+        XCTAssertFalse(beats(noPitch).isEmpty, "the beat tracker still runs")
+    }
 }

@@ -97,6 +97,9 @@ final class BadInputTests: XCTestCase {
         try Tool.run("sox", ["-n", "-r", "48000", "-c", "2", path, "synth", "0.5", "sine", "440"])
         let cases: [([String], String)] = [
             (["--meters", "truepeak,bogus"], "unknown meter 'bogus'"),
+            (["--music", "pitch,tempo"], "unknown analysis 'tempo'"),
+            (["--bpm-min", "120", "--bpm-max", "100"], "--bpm-min and --bpm-max"),
+            (["--pitch-min", "10"], "--pitch-min must be at least 20 Hz"),
             (["--program", "stage=in_1:L,in_9:R"], "no input named 'in_9'"),
             (["--program", "stage=in_1:XX"], "unknown role 'XX'"),
             (["--program", "in_1=in_1,in_2"], "is an input's name"),
