@@ -4,7 +4,7 @@ import ArgumentParser
 struct Jacktap: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jacktap",
-        abstract: "Meter and analyse JACK audio ports; send peak, RMS, bands and notes as OSC over UDP.",
+        abstract: "Meter and analyse JACK audio ports; send levels, bands, loudness, pitch, onsets and beats as OSC.",
         discussion: """
             Without a subcommand, jacktap taps the named JACK source ports (or
             every port --connect matches), shows a live terminal view and sends
@@ -21,16 +21,24 @@ struct Jacktap: ParsableCommand {
               /jacktap/<port>/rms f      RMS over the last 300 ms, dBFS
               /jacktap/<port>/level f    RMS from --floor..0 dBFS as 0..1
               /jacktap/<port>/bands f..  --bands bands 60 Hz-18 kHz, 0..1
-              /jacktap/<port>/pitch f f  dominant frequency Hz, confidence 0..1
-              /jacktap/<port>/note s i f note, MIDI number, cents (when named)
+              /jacktap/<port>/bands4 f×4, /bands7 f×7, /bass /lowmid /mid /high f
+              /jacktap/<port>/pitch f f  fundamental Hz, confidence (voiced only)
+              /jacktap/<port>/note s i f note, MIDI number, cents (voiced only)
+              /jacktap/<port>/tempo f, /phase f   BPM, 0..1 in the beat (locked)
+              /jacktap/<port>/onset f    sent at once, strength 0..1
+              /jacktap/<port>/beat i f   counter, BPM; sent ahead of the beat,
+                                         its bundle timetagged with the beat
             Broadcast meters (--meters; default all):
               /jacktap/<port>/truepeak f dBTP since the last tick
               /jacktap/<port>/vu f, /ppm f, /k f, /hold f, /clip i
               /jacktap/<programme>/loudness/momentary f (also shortterm,
                 integrated, range, max_momentary, max_shortterm)
               /jacktap/<pair>/correlation f
-            dB values are floored at -200, never -inf. In silence /pitch is 0 0
-            and no /note is sent. SIGUSR1 resets the loudness and the maxima.
+            dB values are floored at -200, never -inf. Each --osc destination
+            has its own filter, prefix, rate, scale and smoothing
+            (HOST:PORT,key=value...; see jacktap run --help). --listen PORT
+            takes OSC commands (reset, subscribe, connect, query). SIGUSR1
+            resets the loudness, the maxima, the holds and the clip counts.
 
             Exit status: 0 done; 64 bad command line; 65 a source port or glob
             that does not exist; 66 an unreadable or unsupported audio file;
