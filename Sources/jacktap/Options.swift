@@ -51,7 +51,8 @@ struct OutputOptions: ParsableArguments {
         ,key=value settings: filter=PATTERN (OSC pattern on the full address; | for several), prefix=/x, \
         rate=HZ, bundles=yes|no (or plain), scale=db|unit|byte|percent, floor=DB, ceiling=DB (unit mapping, \
         default -60, 0), attack=MS, release=MS (smoothing), broadcast, ttl=N and interface=IPV4 (multicast), \
-        maxsize=BYTES (default 1400). E.g. --osc 192.168.1.255:7700,broadcast,scale=unit,filter=//level
+        maxsize=BYTES (default 1400), map=FROM>TO (rename one address, e.g. for grandMA3 or Eos). \
+        E.g. --osc 192.168.1.255:7700,broadcast,scale=unit,filter=//level
         """, valueName: "host:port[,key=value…]"))
     var destinations: [String] = []
 
