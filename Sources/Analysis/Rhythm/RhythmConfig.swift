@@ -10,8 +10,8 @@ public struct RhythmConfig: Sendable, Equatable {
     /// keep halving/doubling impossible.
     public var maximumBPM: Double
     /// Offset of the adaptive onset threshold above twice the mean of the onset function over the last
-    /// 100 ms, in units of the onset function (mean log-magnitude rise per bin, 30 Hz–16 kHz)
-    /// (`--onset-threshold`).
+    /// 100 ms, in units of the onset function (log-magnitude rise summed over the bins from 200 Hz to 16 kHz,
+    /// divided by the number of bins from 30 Hz to 16 kHz: `SpectralFlux.pickingFlux`) (`--onset-threshold`).
     ///
     /// 0.005 gave the best mean F-measure on the tuning corpus (GM piano, guitar, bass, strings, winds, voice,
     /// drum loops) against 0.01 and 0.02; raise it to ignore soft notes, lower it to catch soft attacks.

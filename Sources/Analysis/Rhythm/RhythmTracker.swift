@@ -95,7 +95,7 @@ public final class RhythmTracker {
         (frame + tail).update(from: ring, count: ringIndex)
         let odf = flux.next(frame)
         let now = processed
-        if let excess = picker.push(odf) {
+        if let excess = picker.push(flux.pickingFlux, strong: flux.riseIsStrong) {
             // The peak is the previous frame, whose window ended one hop ago.
             let peakEnd = now - framing.hop
             onsets.push(OnsetEvent(strength: 1 - exp(-excess), frame: max(0, peakEnd - onsetDelay), reportedFrame: now))
