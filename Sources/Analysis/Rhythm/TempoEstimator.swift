@@ -126,15 +126,27 @@ struct TempoEstimator {
             accent[lag] = sum / 9
         }
         for lag in 0...maximumLag { correlation[lag] = accent[lag] }
+        // The best local maximum strictly inside the range: a score still rising at an edge of the range
+        // peaks outside it (a 90 BPM loop's double, 180, scores highest at the 178 BPM edge), and taking the
+        // edge would report a tempo the music does not have.
         var bestScore: Float = -1
-        var best = shortestPeriod
+        var best: Double?
+        var previous: (tau: Double, score: Float)?
+        var beforePrevious: Float?
         var tau = shortestPeriod
         while tau <= longestPeriod {
             var score: Float = 0
             for k in 1...multiples { score += interpolated(Double(k) * tau) }
-            if score > bestScore { bestScore = score; best = tau }
+            if let previous, let beforePrevious, previous.score >= beforePrevious, previous.score >= score,
+               previous.score > bestScore {
+                bestScore = previous.score
+                best = previous.tau
+            }
+            beforePrevious = previous?.score
+            previous = (tau, score)
             tau += 0.1
         }
+        guard let best else { return }
         confidence = max(0, min(1, bestScore / (Float(multiples) * correlation[0])))
         accept(best * Double(Self.decimation))
     }
