@@ -25,8 +25,6 @@ final class CumulativeMeanDifference {
     let normalisedDifference: UnsafeMutablePointer<Double>
     /// d′(τ), for τ = 0…maximumLag + 1.
     let cumulativeMean: UnsafeMutablePointer<Double>
-    /// Σx² of the last window computed.
-    private(set) var energy: Double = 0
 
     init(windowSize: Int, minimumLag: Int, maximumLag: Int) {
         precondition(minimumLag >= 2 && maximumLag > minimumLag && windowSize >= 2 * maximumLag)
@@ -72,7 +70,6 @@ final class CumulativeMeanDifference {
             real[j] = x
             sum += Double(x) * Double(x)
         }
-        energy = sum
         (real + n).update(repeating: 0, count: fftSize - n)
         FFTWPlanner.execute(forward)
         for k in 0...(fftSize / 2) {
