@@ -27,19 +27,25 @@ final class OnsetDetectionTests: XCTestCase {
     }
 
     func testTheMinimumGapIsHonoured() {
-        // Pairs of clicks 40 ms apart: with a 30 ms gap both count, with a 60 ms gap only the first.
+        // Pairs of clicks 40 ms apart: with a 30 ms gap both count; with the default 50 ms gap, and with 60 ms,
+        // only the first.
         var pairs: [Double] = []
         for i in 0..<10 {
             let first = 0.3 + Double(i) * 0.4
             pairs += [first, first + 0.04]
         }
         let signal = clicks(at: pairs, seconds: 5, sampleRate: 48_000)
-        XCTAssertEqual(RhythmRun(signal, sampleRate: 48_000).onsets.count, 20)
         var config = RhythmConfig()
-        config.onsetMinimumGap = 0.060
-        let run = RhythmRun(signal, sampleRate: 48_000, config: config)
-        XCTAssertEqual(run.onsets.count, 10)
-        for (a, b) in zip(run.onsets, run.onsets.dropFirst()) { XCTAssertGreaterThanOrEqual(b.frame - a.frame, 2_880) }
+        config.onsetMinimumGap = 0.030
+        XCTAssertEqual(RhythmRun(signal, sampleRate: 48_000, config: config).onsets.count, 20)
+        for gap in [RhythmConfig().onsetMinimumGap, 0.060] {
+            config.onsetMinimumGap = gap
+            let run = RhythmRun(signal, sampleRate: 48_000, config: config)
+            XCTAssertEqual(run.onsets.count, 10, "gap \(gap) s")
+            for (a, b) in zip(run.onsets, run.onsets.dropFirst()) {
+                XCTAssertGreaterThanOrEqual(b.frame - a.frame, Int(gap * 48_000), "gap \(gap) s")
+            }
+        }
     }
 
     func testSilenceAndSteadyTonesGiveNoOnsets() {
