@@ -41,8 +41,6 @@ def tool_views(item, raw):
             "onsets": ([t for t, _ in j["onsets"]], [r for _, r in j["onsets"]]),
             "beats": ([b[0] for b in j["beats"]], [b[1] for b in j["beats"]]),
             "tick_tempo": j["tempo_ticks"][-1][1] if j["tempo_ticks"] else None,
-            "has_pitch": any(f != 0 for _, f in j["pitch"]) or "pitch" in j["fields"],
-            "has_events": bool(j["onsets"] or j["beats"]),
         }
     if "aubio" in raw:
         a, rate = raw["aubio"], raw["rate"]
@@ -81,10 +79,11 @@ def score_item(item, raw):
             s["noise"] = score.noise(item.duration, *v["pitch"])
         if "onset" in item.tasks:
             times, reported = v["onsets"]
-            s["onset"] = score.onsets(item.onsets, times, reported)
             if tool == "jacktap":
                 s["onset_described"] = score.onsets(item.onsets, times, reported)
                 s["onset"] = score.onsets(item.onsets, reported, reported)
+            else:
+                s["onset"] = score.onsets(item.onsets, times, reported)
         if "beat" in item.tasks:
             s["beat"] = score.beats(item.beats, item.bpm, *v["beats"])
             if tool == "jacktap":

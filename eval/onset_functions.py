@@ -17,7 +17,6 @@ import os
 import statistics
 import sys
 
-import mir_eval
 import numpy as np
 import scipy.io.wavfile
 from numpy.lib.stride_tricks import sliding_window_view
@@ -26,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import corpus  # noqa: E402
+import score  # noqa: E402
 
 
 def load(path):
@@ -140,13 +140,6 @@ def pick(values, strong, silent, fr, threshold, gap=0.050, early=3):
     return out
 
 
-def score(truth, reported):
-    ref, est = np.asarray(truth, float), np.sort(np.asarray(reported, float))
-    f = mir_eval.onset.f_measure(ref, est, window=0.05)[0] if len(est) else 0.0
-    matches = mir_eval.util.match_events(ref, est, 0.05) if len(est) else []
-    return f, [est[e] - ref[r] for r, e in matches]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rates", default="48000", help="sample rates, comma-separated (default 48000)")
@@ -175,9 +168,10 @@ def main():
                 for item, fr, functions, silent in per_item:
                     values, strong = functions[name]
                     known = pick(values, strong, silent, fr, threshold)
-                    f, d = score(item.onsets, [(k + 1) * fr.hop / fr.rate for k in known])
-                    fs.append(f)
-                    delays += d
+                    reported = [(k + 1) * fr.hop / fr.rate for k in known]
+                    scored = score.onsets(item.onsets, reported, reported)
+                    fs.append(scored["f"])
+                    delays += scored["delays"]
                 result = (statistics.mean(fs), threshold, statistics.median(delays) if delays else float("nan"))
                 best = max(best or result, result)
             f, threshold, delay = best

@@ -39,9 +39,6 @@ class Song:
     def program(self, channel, program, at=0.0):
         self.events.append((ticks(at), 0, bytes([0xC0 | channel, program])))
 
-    def controller(self, channel, number, value, at=0.0):
-        self.events.append((ticks(at), 0, bytes([0xB0 | channel, number, value])))
-
     def note(self, channel, key, start, end, velocity=100):
         """A note from `start` to `end` seconds; returns the (start, end) actually written, in seconds."""
         on, off = ticks(start), max(ticks(end), ticks(start) + 1)

@@ -3,7 +3,6 @@
 import evaluate
 
 TOOLS = ("jacktap", "aubio", "aubio as-is")
-PITCHED = {"instrument", "synth", "noise-tone"}
 
 
 def _num(x, fmt="{:.3f}"):

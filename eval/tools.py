@@ -40,7 +40,6 @@ def run_jacktap(binary, path, extra=()):
 def parse_jacktap(text):
     """The contract's JSON lines: ticks with a pitch object (its own t) and tempo, onset and beat event lines."""
     pitch, onsets, beats, tempo_ticks = {}, [], [], []
-    fields = set()
     for line in text.splitlines():
         line = line.strip()
         if not line.startswith("{"):
@@ -59,7 +58,6 @@ def parse_jacktap(text):
         port = obj.get("in_1")
         if not isinstance(port, dict):
             continue
-        fields.update(port.keys())
         p = port.get("pitch")
         if isinstance(p, dict) and p.get("t") is not None:
             hz = float(p.get("hz") or 0.0)
@@ -73,7 +71,6 @@ def parse_jacktap(text):
         "onsets": sorted(onsets),
         "beats": sorted(beats),
         "tempo_ticks": tempo_ticks,
-        "fields": sorted(fields),
     }
 
 

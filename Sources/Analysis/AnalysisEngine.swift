@@ -1,8 +1,8 @@
 import DSP
 import Synchronization
 
-/// Turns what the tap produced into one `Snapshot` per tick: the analysis thread's whole job, and the same
-/// code for a file as for live JACK input.
+/// Turns what the tap produced into one `Snapshot` per tick, and the onsets and beats between ticks into
+/// events: the analysis thread's whole job, and the same code for a file as for live JACK input.
 ///
 /// Ticks fall every sampleRate / rate frames of audio (not of wall-clock time), so a file analysed as fast as
 /// the machine allows reports the same instants, and the same figures, as the live stream: every value of a
@@ -60,12 +60,9 @@ public final class AnalysisEngine {
         }
         pairs = meters.meters.contains(.correlation)
             ? meters.pairs.map { (pair: $0, meter: CorrelationMeter(sampleRate: sampleRate)) } : []
-        onsetScratch.reserveCapacity(64)
-        beatScratch.reserveCapacity(64)
+        onsetScratch.reserveCapacity(RhythmTracker.defaultEventCapacity)
+        beatScratch.reserveCapacity(RhythmTracker.defaultEventCapacity)
     }
-
-    /// Seconds of audio analysed so far.
-    public var time: Double { Double(position) / sampleRate }
 
     /// Seconds of audio that have arrived: what is analysed plus what waits in the ring. Read just after a
     /// wake-up, it is "now" in the stream, whatever the next poll then takes to analyse it.
@@ -81,8 +78,8 @@ public final class AnalysisEngine {
     }
 
     /// Measures the `count` readable frames starting `offset` frames in, on every channel: sample peak and
-    /// sum of squares (the tap's own kernel, without the copy), the broadcast meters sample by sample, and the
-    /// FFT history; in the ring's (up to two) contiguous regions.
+    /// sum of squares (the tap's own kernel, without the copy), the broadcast meters sample by sample, the FFT
+    /// history and the pitch and rhythm trackers; in the ring's (up to two) contiguous regions.
     func measure(offset: Int, count: Int) {
         let (_, firstCount, _, secondCount) = tap.ring.readRegions(channel: 0, offset: offset, count: count)
         for (start, n) in [(offset, firstCount), (offset + firstCount, secondCount)] where n > 0 {
@@ -172,13 +169,8 @@ public final class AnalysisEngine {
         return outputs
     }
 
-    /// At the end of a finite source: drains what is left, with a last snapshot for the frames after the last
-    /// tick (so a file shorter than one tick still gets a reading).
-    public func finish() -> [Snapshot] {
-        finishOutputs().compactMap { if case .snapshot(let s) = $0 { s } else { nil } }
-    }
-
-    /// Like `finish`, with events.
+    /// At the end of a finite source: drains what is left (snapshots and events), with a last snapshot for the
+    /// frames after the last tick (so a file shorter than one tick still gets a reading).
     public func finishOutputs() -> [AnalysisOutput] {
         var all = pollOutputs()
         if position > lastSnapshotPosition { all.append(.snapshot(snapshot())) }

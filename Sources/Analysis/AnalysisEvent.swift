@@ -2,7 +2,7 @@
 public struct AnalysisEvent: Sendable, Equatable {
     /// What happened.
     public enum Kind: Sendable, Equatable {
-        /// A note or hit started; strength of the onset function's peak above its threshold, 0…1.
+        /// A note or hit started; strength: the onset function's excess over its threshold when reported, 0…1.
         case onset(strength: Float)
         /// A beat: its number since the tracker locked (1, 2, 3, …) and the tempo, BPM.
         case beat(count: Int, bpm: Float)

@@ -18,7 +18,24 @@ enum FFTWPlanner {
         }
     }
 
+    /// A complex-to-real plan of size `size` from `input` (size / 2 + 1 bins) into `output` (size samples),
+    /// over buffers the caller owns: a forward plan's, to run it back in place.
+    static func makeRealInverse(size: Int, input: UnsafeMutablePointer<fftwf_complex>,
+                                output: UnsafeMutablePointer<Float>) -> fftwf_plan {
+        // The pointers cross the lock's closure as addresses: it may not capture non-Sendable values.
+        let (inputAddress, outputAddress) = (UInt(bitPattern: input), UInt(bitPattern: output))
+        return planning.withLock { _ in
+            fftwf_plan_dft_c2r_1d(Int32(size), UnsafeMutablePointer(bitPattern: inputAddress),
+                                  UnsafeMutablePointer(bitPattern: outputAddress), UInt32(FFTW_ESTIMATE))!
+        }
+    }
+
     static func execute(_ plan: fftwf_plan) { fftwf_execute(plan) }
+
+    /// Frees a plan made by `makeRealInverse`; its buffers stay the caller's.
+    static func destroy(_ plan: fftwf_plan) {
+        planning.withLock { _ in fftwf_destroy_plan(plan) }
+    }
 
     static func destroy(_ plan: fftwf_plan, _ input: UnsafeMutablePointer<Float>,
                         _ output: UnsafeMutablePointer<fftwf_complex>) {

@@ -2,8 +2,8 @@ import DSP
 import Foundation
 
 /// The analysis of one port: the newest FFT window of samples and the band levels made from it, the pitch
-/// tracker and the rhythm tracker (onsets, tempo, beats). Everything is allocated in `init`; `append`, `track`
-/// and `read` only write into what exists.
+/// tracker and the rhythm tracker (onsets, tempo, beats). Everything is allocated in `init`; `append`, `track`,
+/// `readBands` and `readPitch` only write into what exists.
 final class PortAnalyzer {
     let config: AnalysisConfig
     let sampleRate: Double

@@ -20,8 +20,7 @@ public final class PowerSpectrum {
     public init(size: Int) {
         precondition(size >= 16 && size % 2 == 0, "FFT size must be even and at least 16")
         self.size = size
-        // Periodic Hann: sums to N/2, squares sum to 3N/8; the DFT-even form keeps the two-bin frequency
-        // interpolation of DominantFrequency exact.
+        // Periodic Hann (the DFT-even form): sums to N/2, squares sum to 3N/8.
         window = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
         let sumOfSquares = window.reduce(0) { $0 + Double($1) * Double($1) }
         scale = Float(4 / (Double(size) * sumOfSquares))
@@ -43,8 +42,4 @@ public final class PowerSpectrum {
             }
         }
     }
-
-    /// Magnitude (square root of the scaled power) of bin `k`.
-    @inline(__always)
-    func magnitude(_ k: Int) -> Float { power[k].squareRoot() }
 }

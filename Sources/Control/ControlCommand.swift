@@ -27,9 +27,6 @@ public enum ControlCommand: Sendable, Equatable {
     /// `query`: reply with the configuration, the inputs and their connections, the destinations, the counts.
     case query
 
-    /// The verbs, as the last part of a control address.
-    public static let verbs = ["reset", "subscribe", "unsubscribe", "connect", "disconnect", "query"]
-
     /// Longest subscription pattern text, bytes, and most alternatives in it: a packet cannot make the
     /// router hold unbounded patterns.
     public static let maximumPatternLength = 512

@@ -14,7 +14,7 @@ public struct ControlCounts: Sendable, Equatable {
     /// Counts of zero.
     public init() {}
 
-    /// "12 packets, 0 malformed, 1 unknown, 0 rejected".
+    /// "12 packets, 11 commands, 0 malformed, 1 unknown, 0 rejected".
     public var summary: String {
         "\(packets) packets, \(commands) commands, \(malformed) malformed, \(unknown) unknown, \(rejected) rejected"
     }

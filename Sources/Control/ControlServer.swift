@@ -107,9 +107,14 @@ public final class ControlServer: @unchecked Sendable {
     /// Decodes one datagram and answers each control message in it, in order (a bundle's time tag is not
     /// waited for: commands act at once).
     func handle(_ bytes: UnsafeRawBufferPointer, oversize: Bool, from peer: ControlPeer) {
+        // Cut short by the buffer, it is not the packet that was sent: counted as malformed like an
+        // undecodable one, without decoding what fitted.
+        guard !oversize else {
+            malformed.add(1, ordering: .relaxed)
+            return
+        }
         let packet: OSCPacket
         do {
-            guard !oversize else { throw OSCDecodeError.truncated(offset: bytes.count, needed: 1) }
             packet = try OSCPacket(decoding: bytes)
         } catch {
             malformed.add(1, ordering: .relaxed)

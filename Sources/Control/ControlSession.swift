@@ -29,9 +29,7 @@ public final class ControlSession: Sendable {
                 subscriptionLimit: Int = 16, requestReset: @escaping @Sendable () -> Void) {
         self.router = router
         self.graph = graph
-        // As DestinationSettings normalises it: one leading slash, none trailing, "" for none.
-        let trimmed = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
-        self.prefix = trimmed.hasPrefix("/") || trimmed.isEmpty ? trimmed : "/" + trimmed
+        self.prefix = DestinationSettings.normalisedPrefix(prefix)
         self.bundles = bundles
         self.version = version
         self.subscriptionLimit = subscriptionLimit

@@ -14,16 +14,17 @@ import OSC
 /// silence is a missing message, not a made-up one. Only the tags
 /// i f s are used: every console jacktap targets accepts them (ecosystem.md).
 public struct OSCPublisher: Sendable {
-    /// Address prefix, "/jacktap" by default (`--prefix`).
+    /// Address prefix, "/jacktap" by default. ``OSCRouter`` builds its publisher with "" and puts each
+    /// destination's own prefix in front (``DestinationSettings/prefix``, from `--prefix` or `prefix=`).
     public let prefix: String
-    /// One bundle per tick with an immediate timetag (default), or plain messages (`--no-bundles`, for
-    /// grandMA3 and other receivers that reject bundles).
+    /// Whether ``packets(for:maxSize:)`` makes bundles with an immediate timetag (default) or plain messages.
+    /// ``OSCRouter`` does not use it: each destination's ``DestinationSettings/bundles`` (`--no-bundles`,
+    /// `bundles=`) decides there.
     public let bundles: Bool
 
     /// A publisher with `prefix` ("/jacktap") and bundle mode.
     public init(prefix: String = "/jacktap", bundles: Bool = true) {
-        let trimmed = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
-        self.prefix = trimmed.hasPrefix("/") || trimmed.isEmpty ? trimmed : "/" + trimmed
+        self.prefix = DestinationSettings.normalisedPrefix(prefix)
         self.bundles = bundles
     }
 

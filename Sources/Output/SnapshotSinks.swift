@@ -37,9 +37,6 @@ public final class SnapshotSinks {
     public func finish(_ summary: RunSummary) {
         if json { StandardOutput.write(JSONLines.line(for: summary) + "\n") }
     }
-
-    /// Datagrams that could not be sent, per destination.
-    public var oscErrors: [Int] { router?.statistics.map(\.errors) ?? [] }
 }
 
 /// Unbuffered writes to stdout and stderr, retried until complete.

@@ -95,11 +95,6 @@ struct OutputOptions: ParsableArguments {
         }
     }
 
-    /// Parsed destinations (validate() has checked them).
-    func parsedDestinations() throws -> [OSCDestination] {
-        try destinationSettings().map(\.destination)
-    }
-
     /// The router for the destinations, nil when there are none. A refused socket is a usage error.
     func makeRouter(analysisRate: Double) throws(Failure) -> OSCRouter? {
         do {

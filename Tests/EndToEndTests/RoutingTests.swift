@@ -49,6 +49,7 @@ final class RoutingTests: XCTestCase {
             XCTAssertEqual(Double(peaks[tick][0] as! Int), (255 * unit).rounded(), accuracy: 1, "tick \(tick)")
             XCTAssertTrue(peaks[tick][0] is Int)
             XCTAssertEqual(Double(levels[tick][0] as! Int), (255 * (port["level"] as! Double)).rounded(), accuracy: 1)
+            XCTAssertEqual(numbers(bands[tick]).count, (port["bands"] as! [Double]).count, "tick \(tick)")
             for (band, value) in zip(numbers(bands[tick]), port["bands"] as! [Double]) {
                 XCTAssertEqual(band, (255 * value).rounded(), accuracy: 1)
             }

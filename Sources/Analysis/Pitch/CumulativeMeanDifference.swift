@@ -34,12 +34,7 @@ final class CumulativeMeanDifference {
         fftSize = Self.powerOfTwo(atLeast: windowSize + maximumLag + 2)
         (forward, real, spectrum) = FFTWPlanner.makeRealForward(size: fftSize)
         // The inverse runs in place on the forward plan's buffers: the spectrum back into the real array.
-        let size = Int32(fftSize)
-        let (realAddress, spectrumAddress) = (UInt(bitPattern: real), UInt(bitPattern: spectrum))
-        inverse = FFTWPlanner.planning.withLock { _ in
-            fftwf_plan_dft_c2r_1d(size, UnsafeMutablePointer(bitPattern: spectrumAddress),
-                                  UnsafeMutablePointer(bitPattern: realAddress), UInt32(FFTW_ESTIMATE))!
-        }
+        inverse = FFTWPlanner.makeRealInverse(size: fftSize, input: spectrum, output: real)
         normalisedDifference = .allocate(capacity: maximumLag + 2)
         normalisedDifference.initialize(repeating: 0, count: maximumLag + 2)
         cumulativeMean = .allocate(capacity: maximumLag + 2)
@@ -47,8 +42,7 @@ final class CumulativeMeanDifference {
     }
 
     deinit {
-        let inverse = inverse
-        FFTWPlanner.planning.withLock { _ in fftwf_destroy_plan(inverse) }
+        FFTWPlanner.destroy(inverse)
         FFTWPlanner.destroy(forward, real, spectrum)
         normalisedDifference.deallocate()
         cumulativeMean.deallocate()

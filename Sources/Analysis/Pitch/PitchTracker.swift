@@ -27,7 +27,6 @@ public final class PitchTracker {
     /// The newest `windowSize` frames as they came, circular, for the level gate.
     let raw: UnsafeMutablePointer<Float>
     var lowPass: LowPassBiquad
-    let lowPassCutoff: Double
     var writePosition = 0
     var framesProcessed = 0
     var framesUntilEstimate: Int
@@ -59,8 +58,7 @@ public final class PitchTracker {
         raw = .allocate(capacity: windowSize)
         raw.initialize(repeating: 0, count: windowSize)
         // Clear of the highest fundamental, far below Nyquist: 5,040 Hz at the defaults.
-        lowPassCutoff = max(1.2 * config.maximumFrequency, 5_000)
-        lowPass = LowPassBiquad(cutoff: lowPassCutoff, sampleRate: sampleRate)
+        lowPass = LowPassBiquad(cutoff: max(1.2 * config.maximumFrequency, 5_000), sampleRate: sampleRate)
         framesUntilEstimate = windowSize
         levelGateEnergy = Double(windowSize) * pow(10, Double(config.levelGateDB) / 10)
         silenceEnergy = Double(windowSize) * 1e-12
@@ -114,7 +112,6 @@ public final class PitchTracker {
         frame.update(from: history + writePosition, count: tail)
         (frame + tail).update(from: history, count: writePosition)
         let centre = framesProcessed - windowSize / 2
-        difference.compute(frame)
         var energy = 0.0
         for i in 0..<windowSize { energy += Double(raw[i]) * Double(raw[i]) }
         guard energy > silenceEnergy else {
@@ -122,6 +119,7 @@ public final class PitchTracker {
             note = hysteresis.update(frequency: nil, a4: config.a4, hysteresisCents: config.hysteresisCents)
             return
         }
+        difference.compute(frame)
         let best = difference.bestLag(threshold: Self.dipThreshold, fallbackMargin: Self.fallbackMargin)
         let frequency = sampleRate / best.lag
         let confidence = Float(min(max(1 - best.cumulativeMean, 0), 1))

@@ -86,17 +86,19 @@ struct BeatPredictor {
         nextBeat += Self.correction * (target - nextBeat)
     }
 
-    /// The beat to announce at stream frame `now`, if the next one falls before the hop after next would
-    /// still leave `lead` samples: `reportedFrame <= frame - lead` whenever the schedule allows it.
+    /// The beat to announce at stream frame `now`, if waiting for the next hop would leave less than `lead`
+    /// samples before it: `reportedFrame <= frame - lead` whenever the schedule allows it.
     mutating func due(now: Int, lead: Double) -> BeatEvent? {
         guard locked, Double(now + framing.hop) > nextBeat - lead else { return nil }
         let frame = max(now, Int(nextBeat.rounded()))
         count += 1
-        let event = BeatEvent(count: count, bpm: Float(60 * framing.sampleRate / periodSamples),
-                              frame: frame, reportedFrame: now)
+        let event = BeatEvent(count: count, bpm: bpm, frame: frame, reportedFrame: now)
         nextBeat = max(nextBeat, Double(now)) + periodSamples
         return event
     }
+
+    /// The tempo of the beat period, BPM.
+    var bpm: Float { Float(60 * framing.sampleRate / periodSamples) }
 
     mutating func unlock() {
         locked = false

@@ -1,10 +1,9 @@
 /// A fixed-capacity first-in-first-out queue of events, allocated once: the analysis path pushes without
-/// allocating; when full, the newest event is dropped and counted (the reader is late, history is kept).
+/// allocating; when full, the newest event is dropped (the reader is late, history is kept).
 struct EventQueue<Event> {
     private var storage: [Event?]
     private var head = 0
     private(set) var count = 0
-    private(set) var dropped = 0
 
     init(capacity: Int) {
         precondition(capacity > 0, "event capacity must be positive")
@@ -12,7 +11,7 @@ struct EventQueue<Event> {
     }
 
     mutating func push(_ event: Event) {
-        guard count < storage.count else { dropped += 1; return }
+        guard count < storage.count else { return }
         storage[(head + count) % storage.count] = event
         count += 1
     }
@@ -31,6 +30,5 @@ struct EventQueue<Event> {
         for i in storage.indices { storage[i] = nil }
         head = 0
         count = 0
-        dropped = 0
     }
 }

@@ -1,7 +1,8 @@
 /// A note or hit beginning, found by `RhythmTracker`.
 public struct OnsetEvent: Sendable, Equatable {
-    /// How strong the attack was: the onset function at the peak over the adaptive threshold, mapped to
-    /// 0…1 by `1 - exp(-excess)`; ~0.2 is a soft note, ~0.8 and above a hard hit.
+    /// How strong the attack was: the onset function's excess over the adaptive threshold when the onset was
+    /// reported (at its peak, or mid-rise for a sustained rise), mapped to 0…1 by `1 - exp(-excess)`; ~0.2 is
+    /// a soft note, ~0.8 and above a hard hit.
     public var strength: Float
     /// The estimated start of the onset, stream frame.
     public var frame: Int

@@ -36,7 +36,7 @@ public final class RhythmTracker {
 
     /// A tracker for a stream at `sampleRate`, queueing at most `eventCapacity` onsets and as many beats
     /// between two takes (further ones are dropped).
-    public init(config: RhythmConfig, sampleRate: Double, eventCapacity: Int = 64) {
+    public init(config: RhythmConfig, sampleRate: Double, eventCapacity: Int = RhythmTracker.defaultEventCapacity) {
         self.config = config
         self.sampleRate = sampleRate
         framing = RhythmFraming(sampleRate: sampleRate)
@@ -70,6 +70,10 @@ public final class RhythmTracker {
     }
 
     static let onsetDelaySeconds = 0.0125
+    /// Events of each kind queued between two takes by default: at the default 50 ms minimum gap, 64 onsets
+    /// span 3.2 s of audio, far longer than a poll interval. A reader reserves as many to take them without
+    /// allocating.
+    public static let defaultEventCapacity = 64
 
     /// Analyses `count` more samples of the stream.
     public func process(_ samples: UnsafePointer<Float>, count: Int) {
@@ -124,7 +128,7 @@ public final class RhythmTracker {
     /// Current tempo, BPM; nil until the tracker has locked.
     public var tempo: Float? {
         guard beats.locked else { return nil }
-        return Float(60 * sampleRate / beats.periodSamples)
+        return beats.bpm
     }
 
     /// Position within the current beat at stream frame `frame`, 0..<1 (0 on a beat, 0.5 halfway to the

@@ -9,7 +9,7 @@ import Foundation
 /// the frame `lag` hops back, so vibrato and glides, which only move energy between neighbouring bins, add
 /// little. Bins from 30 Hz to 16 kHz count (above 16 kHz drum kits and pads carry little but noise).
 ///
-/// `next` returns that function unchanged for the tempo estimator and the beat comb. Onset picking reads two
+/// `next` returns that function unchanged for the tempo estimator and the beat comb. Onset picking reads three
 /// further figures of the same frame: `pickingFlux`, the same rise without the bins below 200 Hz, and
 /// `riseIsStrong`, which says whether the rise comes from bins that carry the frame's sound (see
 /// `strongFloorDB`) rather than from the spectral leakage of a note that stops, and `newestHopIsSilent`,
@@ -41,7 +41,6 @@ final class SpectralFlux {
     /// note-end onset left on the sox plucks (F 0.87–0.89 → 1.0).
     static let silenceDropDB: Float = 40
 
-    let framing: RhythmFraming
     private let size: Int
     private let window: UnsafeMutablePointer<Float>
     private let plan: fftwf_plan
@@ -72,7 +71,6 @@ final class SpectralFlux {
     private let hop: Int
 
     init(framing: RhythmFraming) {
-        self.framing = framing
         size = framing.window
         window = .allocate(capacity: size)
         var sum = 0.0
@@ -115,7 +113,7 @@ final class SpectralFlux {
         newestHopIsSilent = false
     }
 
-    /// The flux of the window `samples` (oldest first, `framing.window` of them) against the frame `lag`
+    /// The flux of the window `samples` (oldest first, one analysis window of them) against the frame `lag`
     /// hops earlier: the mean over bins of the positive log-magnitude rise.
     func next(_ samples: UnsafePointer<Float>) -> Float {
         for i in 0..<size { input[i] = samples[i] * window[i] }

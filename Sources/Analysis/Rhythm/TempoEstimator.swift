@@ -17,7 +17,6 @@ struct TempoEstimator {
     /// Recompute every 8 tempo frames (70 ms): ~14 estimates per second.
     static let updateFrames = 8
 
-    let framing: RhythmFraming
     let frameRate: Double
     /// Candidate period range, tempo frames.
     let shortestPeriod: Double
@@ -40,7 +39,6 @@ struct TempoEstimator {
 
     init(framing: RhythmFraming, minimumBPM: Double, maximumBPM: Double) {
         precondition(minimumBPM > 0 && maximumBPM > minimumBPM, "BPM range must be positive and ordered")
-        self.framing = framing
         frameRate = framing.frameRate / Double(Self.decimation)
         shortestPeriod = 60 * frameRate / maximumBPM
         longestPeriod = 60 * frameRate / minimumBPM

@@ -46,12 +46,12 @@ enum ControlSyscalls {
         let bound = address.withSockaddrPointer { pointer, length in bind(fd, pointer, length) }
         guard bound == 0 else {
             let error = errno
-            _ = Glibc.close(fd)
+            close(fd)
             return .failure(Failure(message: message(error)))
         }
         guard setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
             let error = errno
-            _ = Glibc.close(fd)
+            close(fd)
             return .failure(Failure(message: message(error)))
         }
         return .success(fd)

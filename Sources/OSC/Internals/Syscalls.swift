@@ -22,35 +22,40 @@ enum Syscalls {
     /// broadcast address, and lighting users broadcast to a console subnet (e.g. 192.168.1.255).
     static func enableBroadcast(_ fd: Int32) -> Result<Void, Errno> {
         var on: Int32 = 1
-        let result = setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &on, socklen_t(MemoryLayout<Int32>.size))
-        return result == 0 ? .success(()) : .failure(Errno.current)
+        return setOption(fd, level: SOL_SOCKET, name: SO_BROADCAST, value: &on)
     }
 
     /// `setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, ttl)` (or `IPV6_MULTICAST_HOPS` for IPv6): how many
     /// routers a multicast datagram may cross. Linux's default is 1 (ip(7)), the local subnet only.
     static func setMulticastTTL(_ fd: Int32, family: Int32, ttl: UInt8) -> Result<Void, Errno> {
         var value = Int32(ttl)
-        let result = family == AF_INET6
-            ? setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_HOPS, &value, socklen_t(MemoryLayout<Int32>.size))
-            : setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &value, socklen_t(MemoryLayout<Int32>.size))
-        return result == 0 ? .success(()) : .failure(Errno.current)
+        return family == AF_INET6
+            ? setOption(fd, level: Int32(IPPROTO_IPV6), name: IPV6_MULTICAST_HOPS, value: &value)
+            : setOption(fd, level: Int32(IPPROTO_IP), name: IP_MULTICAST_TTL, value: &value)
     }
 
     /// `setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, on)` (or `IPV6_MULTICAST_LOOP`): whether receivers on
     /// this host that joined the group get a copy (a visualiser beside jacktap, and the tests).
     static func setMulticastLoop(_ fd: Int32, family: Int32, enabled: Bool) -> Result<Void, Errno> {
         var value: Int32 = enabled ? 1 : 0
-        let result = family == AF_INET6
-            ? setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_LOOP, &value, socklen_t(MemoryLayout<Int32>.size))
-            : setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_LOOP, &value, socklen_t(MemoryLayout<Int32>.size))
-        return result == 0 ? .success(()) : .failure(Errno.current)
+        return family == AF_INET6
+            ? setOption(fd, level: Int32(IPPROTO_IPV6), name: IPV6_MULTICAST_LOOP, value: &value)
+            : setOption(fd, level: Int32(IPPROTO_IP), name: IP_MULTICAST_LOOP, value: &value)
     }
 
     /// `setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, in_addr)`: the interface (named by one of its IPv4
     /// addresses) multicast leaves by, instead of the one the routing table picks for the group.
     static func setMulticastInterface(_ fd: Int32, address: SocketAddress) -> Result<Void, Errno> {
         guard var ipv4 = address.ipv4Address else { return .failure(Errno(rawValue: EAFNOSUPPORT)) }
-        let result = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &ipv4, socklen_t(MemoryLayout<in_addr>.size))
+        return setOption(fd, level: Int32(IPPROTO_IP), name: IP_MULTICAST_IF, value: &ipv4)
+    }
+
+    /// `setsockopt(fd, level, name, &value, sizeof(value))`: the one call behind the four option wrappers
+    /// above, so the option length always matches the value's type and `errno` is read right after the call.
+    /// `BitwiseCopyable` because the kernel copies the value's bytes (an `Int32`, an `in_addr`).
+    private static func setOption<T: BitwiseCopyable>(_ fd: Int32, level: Int32, name: Int32,
+                                                      value: inout T) -> Result<Void, Errno> {
+        let result = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<T>.size))
         return result == 0 ? .success(()) : .failure(Errno.current)
     }
 

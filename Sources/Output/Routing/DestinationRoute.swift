@@ -8,8 +8,6 @@ import OSC
 final class DestinationRoute: @unchecked Sendable {
     let settings: DestinationSettings
     let sender: UDPSender
-    /// Datagrams larger than `settings.maxSize` that had to be sent anyway (one message too big to fit).
-    private(set) var oversizeCount = 0
 
     /// Seconds of audio between two sent ticks, and the half analysis period a tick may be early by.
     private let period: Double?
@@ -126,7 +124,6 @@ final class DestinationRoute: @unchecked Sendable {
         for message in messages { encoded.append(message.encoded) }
         if !settings.bundles {
             for bytes in encoded {
-                if bytes.count > settings.maxSize { oversizeCount += 1 }
                 bytes.withUnsafeBytes { sender.send($0, to: 0) }
             }
             return
@@ -140,7 +137,6 @@ final class DestinationRoute: @unchecked Sendable {
                 appendBigEndian(UInt64(encoded[index].count), byteCount: 4)
                 datagram.append(contentsOf: encoded[index])
             }
-            if datagram.count > settings.maxSize { oversizeCount += 1 }
             datagram.withUnsafeBytes { sender.send($0, to: 0) }
         }
     }

@@ -39,6 +39,11 @@ public struct DestinationSettings: Sendable, Equatable {
     /// The smallest datagram limit: a bundle header and one small message.
     public static let minimumMaxSize = 64
 
+    /// Characters refused in a `prefix=` or `map=` address: those OSC 1.0 forbids in an address part (space,
+    /// `#`, `,`, and the pattern characters `*?[]{}`), so that receivers see one literal address rather than a
+    /// pattern. `/` is allowed: it separates the parts.
+    static let forbiddenAddressCharacters = " #*,?[]{}"
+
     /// A destination with every setting at its default.
     public init(destination: OSCDestination, prefix: String = "/jacktap", bundles: Bool = true) {
         self.destination = destination
@@ -90,7 +95,7 @@ public struct DestinationSettings: Sendable, Equatable {
                 }
             }
         case "prefix":
-            guard let value, !value.contains(where: { " #*,?[]{}".contains($0) }) else {
+            guard let value, !value.contains(where: { Self.forbiddenAddressCharacters.contains($0) }) else {
                 throw bad("an address prefix without space # * , ? [ ] { } (e.g. /rig)")
             }
             prefix = Self.normalisedPrefix(value)
@@ -121,7 +126,7 @@ public struct DestinationSettings: Sendable, Equatable {
             interface = value
         case "map":
             let sides = value?.split(separator: ">", maxSplits: 1).map(String.init) ?? []
-            guard sides.count == 2, sides.allSatisfy({ $0.hasPrefix("/") && !$0.contains(where: { " #*,?[]{}".contains($0) }) })
+            guard sides.count == 2, sides.allSatisfy({ $0.hasPrefix("/") && !$0.contains(where: { Self.forbiddenAddressCharacters.contains($0) }) })
             else { throw bad("FROM>TO, two OSC addresses such as /jacktap/in_1/level>/Page1/Fader201") }
             addressMap[sides[0]] = sides[1]
         case "maxsize":
@@ -153,7 +158,8 @@ public struct DestinationSettings: Sendable, Equatable {
     }
 
     /// "/x", with one leading slash and no trailing one; "" stays "" (addresses start at the port name).
-    static func normalisedPrefix(_ prefix: String) -> String {
+    /// Public so that ``OSCPublisher`` and the control session's addresses use the same rule as a destination.
+    public static func normalisedPrefix(_ prefix: String) -> String {
         let trimmed = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
         return trimmed.hasPrefix("/") || trimmed.isEmpty ? trimmed : "/" + trimmed
     }

@@ -50,14 +50,6 @@ public final class OSCRouter: Sendable {
         routes.withLock { $0.map(\.settings) }
     }
 
-    /// Per destination: datagrams sent, datagrams that failed, datagrams over the limit sent anyway.
-    public var statistics: [(destination: String, sent: Int, errors: Int, oversize: Int)] {
-        routes.withLock { routes in
-            routes.map { ($0.settings.destination.description, $0.sender.sentCounts[0], $0.sender.errorCounts[0],
-                          $0.oversizeCount) }
-        }
-    }
-
     /// Sends one tick to every destination that is due.
     ///
     /// With a `clock` (live), every timed value's bundle says which instant it describes: the tick's own

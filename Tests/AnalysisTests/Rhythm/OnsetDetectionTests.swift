@@ -52,7 +52,7 @@ final class OnsetDetectionTests: XCTestCase {
         let rate = 48_000.0
         XCTAssertEqual(RhythmRun([Float](repeating: 0, count: Int(3 * rate)), sampleRate: rate).onsets, [])
         for frequency in [55.0, 440, 3_000] {
-            let tone = (0..<Int(6 * rate)).map { Float(0.5 * sin(2 * Double.pi * frequency * Double($0) / rate)) }
+            let tone = sine(frequency, amplitude: 0.5, seconds: 6, sampleRate: rate)
             let tracker = RhythmTracker(config: RhythmConfig(), sampleRate: rate)
             // The tone's start is an onset; after the first second the tone is steady.
             let start = RhythmRun(tracker, Array(tone[..<Int(rate)]), chunk: 512)

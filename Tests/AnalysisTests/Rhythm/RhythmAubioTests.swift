@@ -5,7 +5,8 @@ import XCTest
 
 /// The same signal through aubio (aubio-tools), the real-time onset reference of standards.md
 /// (`aubioonset -O hfc -B 1024 -H 128`). aubio's printed times are shifted back by its own delay
-/// compensation, so only the onsets found are compared, not when they were known. (`aubiotrack` finds only
+/// compensation, so this compares which onsets are found: jacktap's times as reported (up to 20 ms after the
+/// onset) against aubio's printed ones, within ±50 ms. (`aubiotrack` finds only
 /// 2–7 beats in these 12 s synthetic loops, so it is no reference for them; the beat tests use the known grid.)
 final class RhythmAubioTests: XCTestCase {
     func times(_ output: String) -> [Double] {
