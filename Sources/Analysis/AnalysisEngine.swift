@@ -64,6 +64,16 @@ public final class AnalysisEngine {
         beatScratch.reserveCapacity(RhythmTracker.defaultEventCapacity)
     }
 
+    /// Seconds of audio analysed so far.
+    public var analysedTime: Double { Double(position) / sampleRate }
+
+    /// When set, no frame past this stream position is analysed (`--duration`: a run ends after exactly
+    /// that much audio, so it gives the same ticks on a quiet machine and on a loaded one).
+    public var frameLimit: Int?
+
+    /// Whether the frame limit has been reached.
+    public var reachedLimit: Bool { frameLimit.map { position >= $0 } ?? false }
+
     /// Seconds of audio that have arrived: what is analysed plus what waits in the ring. Read just after a
     /// wake-up, it is "now" in the stream, whatever the next poll then takes to analyse it.
     public var arrivedTime: Double { Double(position + tap.ring.readableFrames()) / sampleRate }
@@ -152,7 +162,8 @@ public final class AnalysisEngine {
         }
         if resetRequested.exchange(false, ordering: .acquiring) { resetMeters() }
 
-        let available = tap.ring.readableFrames()
+        let readable = tap.ring.readableFrames()
+        let available = frameLimit.map { min(readable, max($0 - position, 0)) } ?? readable
         var offset = 0
         while offset < available {
             let untilTick = max(Int((nextTick - Double(position)).rounded(.up)), 1)
@@ -165,7 +176,8 @@ public final class AnalysisEngine {
                 outputs.append(.snapshot(snapshot()))
             }
         }
-        tap.ring.consume(available)
+        // Past the limit the frames are dropped unread: the run is over.
+        tap.ring.consume(readable)
         return outputs
     }
 

@@ -15,4 +15,12 @@ static inline jack_client_t *jacktap_client_open(const char *name, jack_options_
 static inline int jacktap_set_pretty_name(jack_client_t *client, jack_port_t *port, const char *pretty) {
     return jack_set_property(client, jack_port_uuid(port), JACK_METADATA_PRETTY_NAME, pretty, "text/plain");
 }
+
+/// A port's JACK metadata pretty name, or NULL when it has none; free it with jack_free.
+static inline char *jacktap_copy_pretty_name(jack_port_t *port) {
+    char *value = NULL, *type = NULL;
+    if (jack_get_property(jack_port_uuid(port), JACK_METADATA_PRETTY_NAME, &value, &type) != 0) return NULL;
+    if (type) jack_free(type);
+    return value;
+}
 #endif

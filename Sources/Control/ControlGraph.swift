@@ -18,4 +18,15 @@ public protocol ControlGraph: AnyObject, Sendable {
     func connect(_ source: String, to input: String) -> String?
     /// Disconnects `source` from jacktap's input `input`; whether a connection was removed.
     func disconnect(_ source: String, from input: String) -> Bool
+    /// The session's status (JACK state, xruns, overruns), nil when there is none to report.
+    func status() -> SessionStatus?
+    /// The JACK metadata pretty name of port `name` ("Drums L"), nil when it has none.
+    func prettyName(ofPort name: String) -> String?
+}
+
+extension ControlGraph {
+    /// The session's status for a query; a graph without a server behind it (the tests') is always running.
+    public func status() -> SessionStatus? { nil }
+    /// The JACK metadata pretty name of port `name`, nil when it has none.
+    public func prettyName(ofPort name: String) -> String? { nil }
 }

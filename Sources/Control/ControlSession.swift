@@ -19,8 +19,10 @@ public final class ControlSession: Sendable {
     let version: String
     /// Most destinations `subscribe` may add.
     public let subscriptionLimit: Int
-    /// Destinations that were in the router before any command (command line, configuration file).
-    let fixed: [OSCDestination]
+    /// Destinations that were in the router before any command (command line, configuration file; replaced
+    /// when the configuration is reread).
+    private let fixedList: Mutex<[OSCDestination]>
+    var fixed: [OSCDestination] { fixedList.withLock { $0 } }
     let subscribed = Mutex<[OSCDestination]>([])
 
     /// A session acting on `router`, `graph` and `requestReset` (`AnalysisEngine.requestReset`, thread-safe).
@@ -34,8 +36,11 @@ public final class ControlSession: Sendable {
         self.version = version
         self.subscriptionLimit = subscriptionLimit
         self.requestReset = requestReset
-        fixed = router.destinations.map(\.destination)
+        fixedList = Mutex(router.destinations.map(\.destination))
     }
+
+    /// Records the destinations a reread configuration gives (they cannot be unsubscribed).
+    public func replaceFixed(_ destinations: [OSCDestination]) { fixedList.withLock { $0 = destinations } }
 
     /// The destinations added by `subscribe`, in order.
     public var subscriptions: [OSCDestination] { subscribed.withLock { $0 } }
@@ -134,8 +139,16 @@ public final class ControlSession: Sendable {
             ControlReply.item(address, "prefix", [.string(prefix)]),
             ControlReply.item(address, "listen", [.string(listening)]),
         ]
+        if let status = graph.status() {
+            items.append(ControlReply.item(address, "status", status.arguments))
+        }
         for input in graph.inputs() {
             items.append(ControlReply.item(address, "input", [.string(input.name)] + input.connections.map { .string($0) }))
+            // Each source with its JACK pretty name ("Drums L"), or its port name when it has none.
+            for source in input.connections {
+                let pretty = graph.prettyName(ofPort: source) ?? source
+                items.append(ControlReply.item(address, "source", [.string(input.name), .string(source), .string(pretty)]))
+            }
         }
         let mine = subscriptions
         for settings in router.destinations {

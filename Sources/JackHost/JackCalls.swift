@@ -59,6 +59,25 @@ enum JackCalls {
         jack_on_info_shutdown(client, callback, argument)
     }
 
+    /// Sets every notification callback of `JackNotifications.swift` (before activation, as libjack requires).
+    static func setNotifications(_ client: OpaquePointer, _ argument: UnsafeMutableRawPointer) {
+        jack_on_info_shutdown(client, jacktapNotifyShutdown, argument)
+        _ = jack_set_sample_rate_callback(client, jacktapNotifySampleRate, argument)
+        _ = jack_set_buffer_size_callback(client, jacktapNotifyBufferSize, argument)
+        _ = jack_set_xrun_callback(client, jacktapNotifyXrun, argument)
+        _ = jack_set_port_registration_callback(client, jacktapNotifyPortRegistration, argument)
+        _ = jack_set_port_rename_callback(client, jacktapNotifyPortRename, argument)
+        _ = jack_set_port_connect_callback(client, jacktapNotifyPortConnect, argument)
+    }
+
+    /// The JACK metadata pretty name of the port named `name`, nil when it has none (or no such port).
+    static func prettyName(_ client: OpaquePointer, port name: String) -> String? {
+        guard let port = jack_port_by_name(client, name), let value = jacktap_copy_pretty_name(port) else { return nil }
+        defer { jack_free(value) }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
     static func setPrettyName(_ client: OpaquePointer, _ port: OpaquePointer, _ pretty: String) {
         _ = jacktap_set_pretty_name(client, port, pretty)
     }

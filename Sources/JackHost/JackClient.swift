@@ -7,8 +7,9 @@ public final class JackClient {
     let handle: OpaquePointer
     /// The name JACK gave the client (jackd2 renames a duplicate, e.g. `jacktap-01`).
     public let name: String
-    /// The server's sample rate, Hz: every rate jacktap uses comes from here.
-    public let sampleRate: Int
+    /// The server's sample rate now, Hz: every rate jacktap uses comes from here. Under PipeWire it can change
+    /// while the client runs (clock.force-rate); `LiveTap` is told when it does.
+    public var sampleRate: Int { JackCalls.sampleRate(handle) }
     /// The server's period, frames.
     public var bufferSize: Int { JackCalls.bufferSize(handle) }
     var closed = false
@@ -26,7 +27,6 @@ public final class JackClient {
         }
         self.handle = handle
         self.name = JackCalls.clientName(handle)
-        sampleRate = JackCalls.sampleRate(handle)
     }
 
     deinit { close() }
@@ -65,6 +65,18 @@ public final class JackClient {
         }
     }
 
+    /// The JACK metadata pretty name of port `name` ("Drums L"), nil when it has none.
+    public func prettyName(ofPort name: String) -> String? { JackCalls.prettyName(handle, port: name) }
+
+    /// Sets the pretty name of one of this client's ports (JACK metadata, shown by qjackctl and Carla).
+    public func setPrettyName(_ port: OpaquePointer, _ pretty: String) { JackCalls.setPrettyName(handle, port, pretty) }
+
+    /// Full names of the ports connected to port `name` (empty when it has none or does not exist).
+    public func connections(ofPort name: String) -> [String] {
+        guard let port = JackCalls.portByName(handle, name) else { return [] }
+        return JackCalls.connections(handle, port)
+    }
+
     /// Whether an audio output port named `name` exists.
     public func hasSourcePort(_ name: String) -> Bool {
         guard let port = JackCalls.portByName(handle, name) else { return false }
@@ -98,6 +110,8 @@ public final class JackClient {
     func onShutdown(_ callback: JackInfoShutdownCallback, _ argument: UnsafeMutableRawPointer) {
         JackCalls.onShutdown(handle, callback, argument)
     }
+
+    func setNotifications(_ argument: UnsafeMutableRawPointer) { JackCalls.setNotifications(handle, argument) }
 }
 
 /// One JACK port as `jacktap ports` lists it.

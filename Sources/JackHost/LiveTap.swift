@@ -5,7 +5,11 @@ import Synchronization
 
 /// jacktap's inputs on a running JACK server: registers the ports, feeds the tap from the process callback,
 /// and lets the analysis thread wait for new frames.
-public final class LiveTap {
+///
+/// `@unchecked Sendable`: its stored properties are fixed at init; the analysis thread, the port follower and
+/// the control thread use it at once, each through atomics, semaphores or libjack's thread-safe entry points
+/// (port lookups, connections, metadata), and the session stops them all before `stop` closes the client.
+public final class LiveTap: @unchecked Sendable {
     /// The client the ports belong to.
     public let client: JackClient
     /// The tap the process callback writes; its channels are the inputs, in order.
@@ -15,7 +19,8 @@ public final class LiveTap {
     let ports: UnsafeMutablePointer<OpaquePointer>
     let state: UnsafeMutablePointer<TapProcessState>
     let wake: UnsafeMutablePointer<sem_t>
-    let serverGone: UnsafeMutablePointer<Atomic<Int>>
+    let graphWake: UnsafeMutablePointer<sem_t>
+    let notifications: UnsafeMutablePointer<JackNotifications>
     var stopped = false
 
     /// Registers one input per name and prepares the callback; `ringSeconds` of audio fit in the ring.
@@ -35,13 +40,16 @@ public final class LiveTap {
                            ringFrames: max(Int(ringSeconds * Double(client.sampleRate)), 4 * client.bufferSize))
         wake = .allocate(capacity: 1)
         sem_init(wake, 0, 0)
-        serverGone = .allocate(capacity: 1)
-        serverGone.initialize(to: Atomic(0))
+        graphWake = .allocate(capacity: 1)
+        sem_init(graphWake, 0, 0)
+        notifications = .allocate(capacity: 1)
+        notifications.initialize(to: JackNotifications(
+            serverGone: Atomic(0), sampleRate: Atomic(client.sampleRate), bufferSize: Atomic(client.bufferSize),
+            xruns: Atomic(0), graphChanges: Atomic(0), analysisWake: wake, graphWake: graphWake))
         state = .allocate(capacity: 1)
-        state.initialize(to: TapProcessState(ports: ports, portCount: inputs.count, tap: tap, wake: wake,
-                                             serverGone: serverGone))
+        state.initialize(to: TapProcessState(ports: ports, portCount: inputs.count, tap: tap, wake: wake))
         client.setProcess(jacktapTapProcess, UnsafeMutableRawPointer(state))
-        client.onShutdown(jacktapTapShutdown, UnsafeMutableRawPointer(state))
+        client.setNotifications(UnsafeMutableRawPointer(notifications))
     }
 
     deinit {
@@ -49,10 +57,12 @@ public final class LiveTap {
         state.deinitialize(count: 1)
         state.deallocate()
         tap.deallocate()
+        notifications.deinitialize(count: 1)
+        notifications.deallocate()
         sem_destroy(wake)
         wake.deallocate()
-        serverGone.deinitialize(count: 1)
-        serverGone.deallocate()
+        sem_destroy(graphWake)
+        graphWake.deallocate()
         ports.deallocate()
     }
 
@@ -67,25 +77,49 @@ public final class LiveTap {
         try client.connect(source, to: inputFullName(index))
     }
 
-    /// Waits until the callback has posted a period, the server is gone, or `timeout` seconds pass;
-    /// returns false on timeout.
-    public func waitForFrames(timeout: Double) -> Bool {
+    /// Waits until the callback has posted a period, the server is gone or changed its rate, or `timeout`
+    /// seconds pass; returns false on timeout.
+    public func waitForFrames(timeout: Double) -> Bool { Self.wait(wake, timeout: timeout) }
+
+    /// Wakes a thread blocked in `waitForFrames` (to stop it).
+    public func wakeWaiters() { sem_post(wake) }
+
+    /// Waits until a port came, went, was renamed or (dis)connected, or the server is gone, or `timeout`
+    /// seconds pass; returns false on timeout.
+    public func waitForGraphChange(timeout: Double) -> Bool { Self.wait(graphWake, timeout: timeout) }
+
+    /// Takes every graph-change wake-up already posted (after waiting out a burst of them).
+    public func drainGraphChanges() { while sem_trywait(graphWake) == 0 {} }
+
+    /// Wakes a thread blocked in `waitForGraphChange` (to stop it).
+    public func wakeGraphWaiters() { sem_post(graphWake) }
+
+    /// True once the server has shut the client down.
+    public var serverStopped: Bool { notifications.pointee.serverGone.load(ordering: .acquiring) != 0 }
+
+    /// The sample rate the server last announced, Hz: it changes under PipeWire's clock.force-rate.
+    public var sampleRate: Int { notifications.pointee.sampleRate.load(ordering: .acquiring) }
+
+    /// The period the server last announced, frames (jack_bufsize, PipeWire's clock.force-quantum).
+    public var periodFrames: Int { notifications.pointee.bufferSize.load(ordering: .acquiring) }
+
+    /// Xruns the server reported to this client.
+    public var xruns: Int { notifications.pointee.xruns.load(ordering: .relaxed) }
+
+    /// Sets input `index`'s JACK pretty name (metadata), e.g. "in_1 ← Drums L".
+    public func setInputPrettyName(_ index: Int, _ pretty: String) { client.setPrettyName(ports[index], pretty) }
+
+    static func wait(_ semaphore: UnsafeMutablePointer<sem_t>, timeout: Double) -> Bool {
         var deadline = timespec()
         clock_gettime(CLOCK_REALTIME, &deadline)
         let nanos = Int(deadline.tv_nsec) + Int(timeout * 1e9)
         deadline.tv_sec += nanos / 1_000_000_000
         deadline.tv_nsec = nanos % 1_000_000_000
-        while sem_timedwait(wake, &deadline) != 0 {
+        while sem_timedwait(semaphore, &deadline) != 0 {
             if errno == ETIMEDOUT { return false }
         }
         return true
     }
-
-    /// Wakes a thread blocked in `waitForFrames` (to stop it).
-    public func wakeWaiters() { sem_post(wake) }
-
-    /// True once the server has shut the client down.
-    public var serverStopped: Bool { serverGone.pointee.load(ordering: .acquiring) != 0 }
 
     /// The thread JACK runs the process callback on (for the tests that count its allocations).
     public var processThread: pthread_t { JackCalls.processThread(client.handle) }

@@ -12,8 +12,6 @@ struct TapProcessState {
     var tap: Tap
     /// Posted once per period to wake the analysis thread (sem_post is async-signal- and RT-safe).
     var wake: UnsafeMutablePointer<sem_t>
-    /// Set to 1 by the shutdown handler when the server goes away.
-    var serverGone: UnsafeMutablePointer<Atomic<Int>>
 }
 
 /// The JACK process callback: per input port, measure and copy into the ring; then wake the analysis thread.
@@ -36,11 +34,4 @@ func jacktapTapProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPoi
     tap.endPeriod(frames: count, copied: copy)
     sem_post(state.pointee.wake)
     return 0
-}
-
-/// Called by libjack when the server shuts the client down: only sets a flag and wakes the analysis thread.
-func jacktapTapShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ argument: UnsafeMutableRawPointer?) {
-    let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: TapProcessState.self)
-    state.pointee.serverGone.pointee.store(1, ordering: .releasing)
-    sem_post(state.pointee.wake)
 }

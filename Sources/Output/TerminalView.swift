@@ -42,7 +42,9 @@ public final class TerminalView: Sendable {
     /// Rows of the spectrum; with eighth blocks that is 64 steps, finer than the bands' 80 dB range needs.
     static let spectrumRows = 8
 
-    private let title: String
+    /// The heading and the status line (set by the main thread: the rate and period change, the server comes
+    /// and goes) and each port's source label ("Drums L (player:out_1)"), read by `render`.
+    private let header: Mutex<(title: String, status: String, sources: [String: String])>
     private let fixedColumns: Int?
     private let bandRange: ClosedRange<Double>
     private let colour: Bool
@@ -60,10 +62,20 @@ public final class TerminalView: Sendable {
     ///   - bandRange: the Hz the bands span, for the spectrum's label (`AnalysisConfig`'s defaults).
     ///   - colour: ANSI colours; nil colours unless `NO_COLOR` is set (the no-color.org convention).
     public init(title: String, columns: Int? = nil, bandRange: ClosedRange<Double> = 60...18_000, colour: Bool? = nil) {
-        self.title = title
+        header = Mutex((title: title, status: "", sources: [:]))
         self.fixedColumns = columns
         self.bandRange = bandRange
         self.colour = colour ?? !TerminalView.noColourRequested()
+    }
+
+    /// Replaces the heading and the status line (JACK state, xruns, overruns).
+    public func setHeader(title: String, status: String) {
+        header.withLock { $0.title = title; $0.status = status }
+    }
+
+    /// Names each port's source, shown above its spectrum (port name → label).
+    public func setSources(_ labels: [String: String]) {
+        header.withLock { $0.sources = labels }
     }
 
     /// The port whose spectrum is shown, an index into the snapshot's ports.
@@ -105,7 +117,9 @@ public final class TerminalView: Sendable {
         let marks = ports.map { $0.meters.holdDB ?? Decibels.floor }
         let selected = Self.wrapped(selection.load(ordering: .relaxed), count: ports.count)
 
+        let (title, status, sources) = header.withLock { ($0.title, $0.status, $0.sources) }
         var lines = [colour ? "\u{1B}[1m\(title)\u{1B}[0m" : title]
+        if !status.isEmpty { lines.append(status) }
         if ports.isEmpty {
             lines.append("no ports")
         } else {
@@ -119,6 +133,7 @@ public final class TerminalView: Sendable {
         lines += snapshot.pairs.map { String(format: "%@  correlation %+.2f", $0.name, $0.correlation) }
         lines.append("")
         if !ports.isEmpty {
+            if let source = sources[ports[selected].name] { lines.append("\(ports[selected].name) ← \(source)") }
             lines += spectrumLines(ports[selected], width: width)
         }
         let overruns = snapshot.overruns > 0 ? "   overruns: \(snapshot.overruns)" : ""

@@ -15,6 +15,20 @@ public final class PrivateJackServer {
         try Tool.run(Tool.repositoryPath("jack/private-server"), arguments)
     }
 
+    /// A server named `name`, started (again) at `rate` and `period`: after `crash()`, the same name comes
+    /// back, as a user restarting jackd from qjackctl would bring it.
+    public init(name: String, rate: Int, period: Int) throws {
+        self.name = name
+        try Tool.run(Tool.repositoryPath("jack/private-server"), ["start", name, String(rate), String(period)])
+    }
+
+    /// Kills the server with SIGKILL, as a crash would; start it again under the same name (`init(name:…)`)
+    /// or its shared-memory slot stays taken (field.md).
+    public func crash() {
+        stopped = true
+        _ = try? Tool.run(Tool.repositoryPath("jack/private-server"), ["kill", name])
+    }
+
     /// Makes this process's own JACK clients use the server.
     public func select() { setenv("JACK_DEFAULT_SERVER", name, 1) }
 
@@ -25,10 +39,15 @@ public final class PrivateJackServer {
         return env
     }
 
-    /// Stops the server (idempotent).
+    /// Stops the server (idempotent; after `crash`, nothing: a server started again under the name belongs
+    /// to the instance that started it).
     public func stop() {
+        guard !stopped else { return }
+        stopped = true
         _ = try? Tool.run(Tool.repositoryPath("jack/private-server"), ["stop", name])
     }
+
+    private var stopped = false
 
     /// Whether the server still answers.
     public var isRunning: Bool {

@@ -5,23 +5,56 @@ import JackHost
 import Output
 import Synchronization
 
-/// The analysis thread of a live session: waits on the callback's semaphore, drains the tap, publishes.
-/// A normal-priority thread; nothing here runs on JACK's real-time thread.
+/// The analysis thread of one opening of the JACK client: waits on the callback's semaphore, drains the tap,
+/// publishes. A normal-priority thread; nothing here runs on JACK's real-time thread.
 ///
-/// `@unchecked Sendable`: the engine and sinks are touched only by the thread `start` creates; the main thread
-/// only calls `stop`, which goes through the atomic and the semaphores.
+/// When the server changes its sample rate under jacktap (PipeWire's clock.force-rate), the sample-rate
+/// callback only stores the rate and wakes this thread, which drops the frames still in the ring (it cannot
+/// tell which rate they were taken at) and builds a new engine at the new rate before it publishes anything
+/// more, so no figure computed at a stale rate reaches a receiver. Everything that integrates (loudness,
+/// maxima, tempo) starts again then, and `restarted` says so.
+///
+/// `@unchecked Sendable`: the engine and sinks are touched only by the thread `start` creates; other threads
+/// only call `stop`, `requestReset` and read the atomics.
 final class AnalysisLoop: @unchecked Sendable {
     let live: LiveTap
-    let engine: AnalysisEngine
     let sinks: SnapshotSinks
-    let stopRequested = Atomic<Bool>(false)
-    let finished = DispatchSemaphore(value: 0)
+    /// Builds the engine for a sample rate (Hz) and a frame limit (`--duration`).
+    let makeEngine: (Double) -> AnalysisEngine
+    /// Called on this thread when a new engine starts: the reason ("samplerate") and the new rate.
+    let restarted: (String, Int) -> Void
+    private(set) var engine: AnalysisEngine
+    /// Seconds of audio this loop may still analyse (`--duration` less what earlier openings analysed).
+    let limitSeconds: Double?
+    private var analysedBefore = 0.0
+    private let analysedBits = Atomic<UInt64>(0)
+    private let limitReached = Atomic<Bool>(false)
+    private let stopRequested = Atomic<Bool>(false)
+    private let resetRequested = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
 
-    init(live: LiveTap, engine: AnalysisEngine, sinks: SnapshotSinks) {
+    init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, makeEngine: @escaping (Double) -> AnalysisEngine,
+         restarted: @escaping (String, Int) -> Void) {
         self.live = live
-        self.engine = engine
         self.sinks = sinks
+        self.makeEngine = makeEngine
+        self.restarted = restarted
+        self.limitSeconds = limitSeconds
+        engine = makeEngine(Double(live.sampleRate))
+        applyLimit()
     }
+
+    /// Seconds of audio analysed, across rate changes.
+    var analysedSeconds: Double { Double(bitPattern: analysedBits.load(ordering: .acquiring)) }
+
+    /// True once `--duration`'s audio has been analysed.
+    var reachedLimit: Bool { limitReached.load(ordering: .acquiring) }
+
+    /// Periods metered but not analysed.
+    var overruns: Int { live.tap.overruns }
+
+    /// Asks for the loudness, maxima, holds and clip counts to start again (any thread).
+    func requestReset() { resetRequested.store(true, ordering: .releasing) }
 
     func start() {
         let thread = Thread { [self] in run() }
@@ -29,16 +62,45 @@ final class AnalysisLoop: @unchecked Sendable {
         thread.start()
     }
 
-    func run() {
+    private func applyLimit() {
+        guard let limitSeconds else { return }
+        engine.frameLimit = Int(((limitSeconds - analysedBefore) * engine.sampleRate).rounded())
+    }
+
+    private func run() {
         while !stopRequested.load(ordering: .acquiring), !live.serverStopped {
             guard live.waitForFrames(timeout: 0.25) else { continue }
+            let rate = live.sampleRate
+            if rate > 0, Double(rate) != engine.sampleRate {
+                changeRate(to: rate)
+                continue
+            }
+            if resetRequested.exchange(false, ordering: .acquiring) { engine.requestReset() }
             // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
             let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
             sinks.publish(engine.pollOutputs(), clock: clock)
+            analysedBits.store((analysedBefore + engine.analysedTime).bitPattern, ordering: .releasing)
+            if engine.reachedLimit { limitReached.store(true, ordering: .releasing) }
         }
-        // A last snapshot with whatever arrived since the last tick: the final figures of the run.
-        sinks.publish(engine.finishOutputs(), clock: StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970))
+        // A last snapshot with whatever arrived since the last tick: the final figures of this opening.
+        let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
+        sinks.publish(engine.finishOutputs(), clock: clock)
         finished.signal()
+    }
+
+    /// A new engine at `rate`; the frames waiting in the ring are dropped unread.
+    private func changeRate(to rate: Int) {
+        analysedBefore += engine.analysedTime
+        let tap = live.tap
+        tap.ring.consume(tap.ring.readableFrames())
+        _ = tap.takeFrames()
+        for channel in 0..<tap.channels {
+            _ = tap.takePeak(channel: channel)
+            _ = tap.takeSumOfSquares(channel: channel)
+        }
+        engine = makeEngine(Double(rate))
+        applyLimit()
+        restarted("samplerate", rate)
     }
 
     /// Asks the thread to finish and waits until it has.

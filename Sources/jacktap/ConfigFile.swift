@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Output
+import Synchronization
 import Yams
 
 /// `--config FILE`: a YAML file whose keys are the long option names (`osc`, `rate`, `connect`, `json`, …),
@@ -21,11 +22,25 @@ enum ConfigFile {
         var keys: [String]
     }
 
+    /// The arguments jacktap started with, the file's tokens included, and the file (SIGHUP rereads it and
+    /// compares).
+    static let started = Mutex<(arguments: [String], file: String?)>(([], nil))
+
+    /// The long option names whose tokens differ between two expansions of the same command line.
+    static func changedKeys(from old: [String], to new: [String]) -> Set<String> {
+        let difference = Set(old).symmetricDifference(Set(new))
+        return Set(difference.compactMap { token -> String? in
+            guard token.hasPrefix("--") else { return nil }
+            return String(token.dropFirst(2).prefix { $0 != "=" })
+        })
+    }
+
     /// Runs jacktap with `CommandLine.arguments`, expanding `--config FILE` first.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let expansion: Expansion
         do { expansion = try expand(arguments) } catch { error.exit() }
+        started.withLock { $0 = (expansion.arguments, expansion.file) }
         guard let file = expansion.file else { Jacktap.main(arguments); return }
         var command: ParsableCommand
         do {

@@ -7,8 +7,26 @@ import OSC
 import Output
 
 /// A live run: jacktap's inputs on the JACK server, connected to their sources, analysed and published until
-/// a stop signal, `q`, or the server going away. Used by the default command and by `demo`.
+/// a stop signal, `q` or `--duration`. Used by the default command, by `demo` and under NSM.
+///
+/// What outlives the JACK client: the OSC destinations, the control input, the terminal view and the
+/// ``SourcePlan`` (which source feeds which input). When the server goes away (restarted from qjackctl,
+/// crashed, PipeWire restarted) jacktap says so (stderr and `/status s:"disconnected"`), keeps all of that,
+/// and tries the server again every `reconnect` seconds; when one answers it reopens under the same name,
+/// registers the same inputs, connects the same sources, adopts the server's rate and period, and carries on
+/// with the same OSC paths (`/restarted s:"reconnect"`, then `/status s:"running"`). A source that appears
+/// after more sources than inputs asks for another input: the client is reopened with one more
+/// (`/restarted s:"inputs"`).
 struct LiveSession {
+    /// What a reread configuration (SIGHUP) may change without reopening the client.
+    struct Reloaded {
+        var destinations: [DestinationSettings]
+        var sources: [String]
+        var globs: [String]
+        /// Options that changed but need a restart to take effect (kept as they were).
+        var needRestart: [String]
+    }
+
     var clientName: String
     var sources: [String]
     var globs: [String]
@@ -17,143 +35,177 @@ struct LiveSession {
     var output: OutputOptions
     var meters: MeterOptions
     var quiet: Bool
-    /// Stop after this many seconds; nil runs until a stop signal.
+    /// Stop after this many seconds of audio; nil runs until a stop signal.
     var duration: Double? = nil
     /// Where the OSC control input listens (`--listen`); nil for none.
     var listen: ListenAddress? = nil
+    /// Wait for the server and for named sources instead of failing (`--wait`; always under NSM).
+    var wait = false
+    /// Seconds between attempts to reach a server that went away; nil exits 74 (`--no-reconnect`).
+    var reconnect: Double? = 1
+    /// Rereads the configuration file (SIGHUP); nil when there is none, and SIGHUP then stops jacktap.
+    var reload: (() throws(Failure) -> Reloaded)? = nil
+    /// Told the parts that outlive the client once they exist (NSM saves them).
+    var started: ((LiveParts) -> Void)? = nil
+    /// Called from the main loop about every 50 ms (NSM's messages); returns true to stop the session.
+    var poll: (() -> Bool)? = nil
+
+    /// Why one opening of the client ended.
+    enum Ending { case stop, serverGone, moreInputs }
 
     /// Runs until stopped; returns normally on a clean stop, throws a `Failure` otherwise.
     func run() throws(Failure) {
-        // With a control input there is always a router, so that `subscribe` has somewhere to add to.
-        let router = try output.makeRouter(analysisRate: analysis.rate)
-            ?? (listen == nil ? nil : try? OSCRouter([], analysisRate: analysis.rate))
-        let destinations = router?.destinations.map(\.destination) ?? []
-
-        let client: JackClient
-        do { client = try JackClient(name: clientName) } catch {
-            throw Failure(description: error.description, code: Failure.noServer)
-        }
-        let tapped: [String]
-        do { tapped = try resolveSources(client) } catch {
-            client.close()
-            throw Failure(description: error.description, code: Failure.noSuchPort)
-        }
-        let count = max(tapped.count, inputCount)
-        guard count > 0 else {
-            client.close()
+        guard !(sources.isEmpty && globs.isEmpty && inputCount == 0) else {
             throw Failure(description: """
                 nothing to tap: name source ports (jacktap system:capture_1), match them (--connect 'system:*'), \
                 or register unconnected inputs (--inputs 2). `jacktap ports` lists the ports; `jacktap demo` \
                 shows jacktap at work.
                 """, code: Failure.usage)
         }
-
-        let names = (1...count).map { "in_\($0)" }
-        let meterConfig: MeterConfig
-        do { meterConfig = try meters.config(ports: names) } catch {
-            client.close()
-            throw error
-        }
-        let live: LiveTap
-        do {
-            live = try LiveTap(client: client, inputs: names)
-            try live.activate()
-            for (i, source) in tapped.enumerated() { try live.connect(source, toInput: i) }
-        } catch {
-            client.close()
-            throw Failure(description: error.description, code: Failure.noSuchPort)
-        }
-
+        // With a control input or a configuration to reread there is always a router, so that `subscribe`
+        // and SIGHUP have somewhere to add destinations.
+        let router = try output.makeRouter(analysisRate: analysis.rate)
+            ?? (listen == nil && reload == nil && started == nil ? nil : try? OSCRouter([], analysisRate: analysis.rate))
         let interactive = !quiet && !output.json && StandardOutput.isTerminal(1)
-        let title = "jacktap · \(client.name) · \(client.sampleRate) Hz / \(client.bufferSize) frames"
-            + (destinations.isEmpty ? "" : " · OSC → " + destinations.map(\.description).joined(separator: ", "))
-        let view = interactive ? TerminalView(title: title) : nil
-        let engine = AnalysisEngine(tap: live.tap, sampleRate: Double(client.sampleRate), portNames: names,
-                                    config: analysis, meters: meterConfig)
-        let sinks = SnapshotSinks(router: router, json: output.json, view: view)
-        if !interactive && !quiet {
-            for i in 0..<count {
-                let from = i < tapped.count ? tapped[i] + " → " : "(unconnected) "
-                StandardOutput.error("jacktap: \(from)\(live.inputFullName(i))\n")
-            }
-            if !destinations.isEmpty {
-                StandardOutput.error("jacktap: OSC to \(destinations.map(\.description).joined(separator: ", "))\n")
-            }
-        }
-
+        let parts = LiveParts(
+            router: router, status: SessionStatus(),
+            plan: SharedSourcePlan(SourcePlan(named: sources, globs: globs, inputs: inputCount)),
+            view: interactive ? TerminalView(title: "jacktap · \(clientName)") : nil, quiet: quiet)
+        let graph = JackControlGraph(clientName: clientName, plan: parts.plan, status: parts.status)
         var control: ControlServer?
         if let listen, let router {
-            // requestReset only stores an atomic flag the analysis thread reads (AnalysisEngine.swift).
-            nonisolated(unsafe) let resettable = engine
-            let session = ControlSession(router: router, graph: JackControlGraph(live: live), prefix: output.prefix,
+            let session = ControlSession(router: router, graph: graph, prefix: output.prefix,
                                          bundles: !output.noBundles, version: Self.version,
-                                         requestReset: { resettable.requestReset() })
+                                         requestReset: { parts.resetRequests.store(true, ordering: .releasing) })
             do { control = try ControlServer(listen: listen, session: session) } catch {
-                live.stop()
                 throw Failure(description: "--listen \(error)", code: Failure.usage)
             }
-            if !interactive && !quiet, let control {
-                StandardOutput.error("jacktap: OSC control on \(control.boundAddress) (\(session.prefix)/subscribe, …)\n")
-            }
+            parts.control = session
+            if let control { parts.say("OSC control on \(control.boundAddress) (\(session.prefix)/subscribe, …)") }
         }
-
-        let loop = AnalysisLoop(live: live, engine: engine, sinks: sinks)
+        started?(parts)
+        let sinks = SnapshotSinks(router: router, json: output.json, view: parts.view)
         let keys = KeyReader(enabled: interactive)
         if interactive { StandardOutput.write(TerminalView.enterSequence) }
-        loop.start()
         control?.start()
-        var quit = false
-        let deadline = duration.map { Date().addingTimeInterval($0) }
-        while !quit, !live.serverStopped {
-            if let deadline, Date() >= deadline { break }
-            if let signal = SignalWaiter.pending() {
-                if signal == SIGUSR1 { engine.requestReset(); continue }
-                break
-            }
-            switch TerminalView.handleKey(bytes: keys.read(milliseconds: 50)) {
-            case .next?: view?.selectNextPort()
-            case .previous?: view?.selectPreviousPort()
-            case .resetHolds?: engine.requestReset()
-            case .quit?: quit = true
-            case nil: break
+        defer {
+            control?.stop()
+            keys.restore()
+            if interactive { StandardOutput.write(TerminalView.leaveSequence) }
+            if let control, !quiet {
+                StandardOutput.error("jacktap: control \(control.boundAddress): \(control.counts.summary)\n")
             }
         }
-        let serverStopped = live.serverStopped
-        // Before the client closes: the control thread may be in a JACK call.
-        control?.stop()
-        loop.stop()
-        live.stop()
-        keys.restore()
-        if interactive { StandardOutput.write(TerminalView.leaveSequence) }
-        if live.tap.overruns > 0 {
-            StandardOutput.error("jacktap: the analysis fell behind; \(live.tap.overruns) periods were metered but not analysed\n")
+        if let router, !router.destinations.isEmpty {
+            parts.say("OSC to \(router.destinations.map(\.destination.description).joined(separator: ", "))")
         }
-        if let control, !quiet {
-            StandardOutput.error("jacktap: control \(control.boundAddress): \(control.counts.summary)\n")
-        }
-        if serverStopped {
-            throw Failure(description: """
-                the JACK server stopped; \(client.name)'s ports are gone. Start the server again, then jacktap.
-                """, code: Failure.serverStopped)
+
+        let controls = MainLoopControls(parts: parts, keys: keys, reload: reload, poll: poll)
+        var reason = "start"
+        var first = true
+        var analysedBefore = 0.0
+        while true {
+            guard let client = try open(first: first, controls: controls) else { return }
+            if first && !wait {
+                let available = client.sourcePorts()
+                for name in sources where !client.hasSourcePort(name) {
+                    client.close()
+                    throw Failure(description: JackError.noSuchPort(
+                        name: name, nearest: PortMatching.nearest(to: name, in: available)).description + " (--wait waits for it)",
+                                  code: Failure.noSuchPort)
+                }
+            }
+            let own = client.name + ":"
+            let available = client.sourcePorts().filter { !$0.hasPrefix(own) }
+            let count = max(parts.plan.withLock { plan in
+                _ = plan.update(available: available)
+                return plan.inputsNeeded
+            }, 1)
+            let names = (1...count).map { "in_\($0)" }
+            let meterConfig: MeterConfig
+            do { meterConfig = try meters.config(ports: names) } catch {
+                client.close()
+                throw error
+            }
+            let live: LiveTap
+            do {
+                live = try LiveTap(client: client, inputs: names)
+                try live.activate()
+            } catch {
+                client.close()
+                throw Failure(description: error.description, code: Failure.noServer)
+            }
+            let follower = PortFollower(live: live, plan: parts.plan) { parts.say($0) }
+            follower.reconcile()
+            if first {
+                for index in 0..<count where live.client.connections(ofPort: live.inputFullName(index)).isEmpty {
+                    parts.say("(unconnected) \(live.inputFullName(index))")
+                }
+            }
+            let analysis = analysis
+            let loop = AnalysisLoop(
+                live: live, sinks: sinks, limitSeconds: duration.map { $0 - analysedBefore },
+                makeEngine: { rate in
+                    AnalysisEngine(tap: live.tap, sampleRate: rate, portNames: names, config: analysis, meters: meterConfig)
+                },
+                restarted: { reason, rate in parts.announceRestart(reason: reason, sampleRate: rate, period: live.periodFrames) })
+            graph.attach(live)
+            parts.status.state = .running
+            parts.announceRestart(reason: reason, sampleRate: live.sampleRate, period: live.periodFrames)
+            parts.sendStatus()
+            loop.start()
+            follower.start()
+
+            let ending = controls.run(live: live, loop: loop, follower: follower)
+
+            graph.attach(nil)
+            follower.stop()
+            loop.stop()
+            parts.carry(xruns: live.xruns, overruns: live.tap.overruns)
+            analysedBefore += loop.analysedSeconds
+            live.stop()
+            first = false
+            switch ending {
+            case .stop:
+                if parts.status.overruns > 0 {
+                    StandardOutput.error("jacktap: the analysis fell behind; \(parts.status.overruns) periods were metered but not analysed\n")
+                }
+                return
+            case .moreInputs:
+                reason = "inputs"
+            case .serverGone:
+                parts.status.state = .disconnected
+                parts.sendStatus()
+                guard let reconnect else {
+                    throw Failure(description: """
+                        the JACK server stopped; \(client.name)'s ports are gone. Start the server again, then jacktap \
+                        (or leave out --no-reconnect: jacktap then waits for it).
+                        """, code: Failure.serverStopped)
+                }
+                parts.say("the JACK server stopped; waiting for it to come back (trying every \(Self.seconds(reconnect)))")
+                reason = "reconnect"
+            }
         }
     }
 
-    /// The source ports to tap, in order: the named ones (which must exist), then every port each glob matches.
-    func resolveSources(_ client: JackClient) throws(JackError) -> [String] {
-        let available = client.sourcePorts()
-        var result = [String]()
-        for name in sources {
-            guard client.hasSourcePort(name) else {
-                throw .noSuchPort(name: name, nearest: PortMatching.nearest(to: name, in: available))
+    /// Opens the client, waiting for a server when that is allowed (`--wait`, after a restart); nil when a
+    /// stop came while waiting.
+    private func open(first: Bool, controls: MainLoopControls) throws(Failure) -> JackClient? {
+        var said = !first
+        while true {
+            do { return try JackClient(name: clientName) } catch {
+                guard !first || wait else { throw Failure(description: error.description, code: Failure.noServer) }
+                if !said {
+                    controls.parts.say("no JACK server yet; waiting for one (trying every \(Self.seconds(reconnect ?? 1)))")
+                    said = true
+                }
             }
-            if !result.contains(name) { result.append(name) }
+            if controls.waitWhileDisconnected(seconds: reconnect ?? 1) { return nil }
         }
-        for glob in globs {
-            let matches = PortMatching.matching(glob, in: available).filter { !$0.hasPrefix(client.name + ":") }
-            guard !matches.isEmpty else { throw .nothingMatches(glob: glob, available: available) }
-            for name in matches where !result.contains(name) { result.append(name) }
-        }
-        return result
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// The version a control query reports.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Control
+import Output
 
 /// The default command: tap live JACK ports.
 struct Run: ParsableCommand {
@@ -12,6 +13,11 @@ struct Run: ParsableCommand {
     @Argument(help: ArgumentHelp("JACK source ports to tap, one input each (e.g. system:capture_1).",
                                  valueName: "source-port"))
     var sources: [String] = []
+
+    @Option(name: .customLong("source"), help: ArgumentHelp(
+        "A JACK source port to tap, as a positional one is (the configuration file's key for them); repeatable.",
+        valueName: "port"))
+    var namedSources: [String] = []
 
     @Option(name: .customLong("connect"), help: ArgumentHelp(
         "Tap every source port this glob matches (e.g. 'system:capture_*'); repeatable.", valueName: "glob"))
@@ -26,8 +32,21 @@ struct Run: ParsableCommand {
     @Flag(name: [.short, .long], help: "No terminal view and no messages on stderr.")
     var quiet = false
 
-    @Option(help: "Stop after this many seconds (default: until Ctrl-C).")
+    @Option(help: "Stop after this many seconds of audio (default: until Ctrl-C).")
     var duration: Double?
+
+    @Flag(help: """
+        Wait for the JACK server and for named source ports instead of exiting (69, 65) when they are not there         yet; each source is connected when it appears.
+        """)
+    var wait = false
+
+    @Option(help: ArgumentHelp("""
+        When the JACK server goes away, keep the OSC destinations and the control input open and try the         server again every SECONDS; on its return reopen under the same name, reconnect the sources and carry on.
+        """, valueName: "seconds"))
+    var reconnect: Double = 1
+
+    @Flag(help: "Exit (74) when the JACK server goes away instead of waiting for it.")
+    var noReconnect = false
 
     @Option(help: ArgumentHelp("""
         OSC control input, off by default: listen on HOST:PORT (a bare PORT binds 127.0.0.1) for \
@@ -49,6 +68,8 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard inputs >= 0, inputs <= 256 else { throw ValidationError("--inputs must be between 0 and 256") }
         guard !name.isEmpty, !name.contains(":") else { throw ValidationError("--name must be non-empty, without ':'") }
+        guard reconnect > 0, reconnect <= 3600 else { throw ValidationError("--reconnect must be between 0 and 3600 seconds") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be above 0 seconds") }
         try output.validate(analysisRate: analysis.rate)
         if let listen {
             do { _ = try ListenAddress(parsing: listen) } catch { throw ValidationError("--listen \(error)") }
@@ -57,9 +78,42 @@ struct Run: ParsableCommand {
 
     func run() throws {
         SignalWaiter.install()
-        let session = LiveSession(clientName: name, sources: sources, globs: globs, inputCount: inputs,
-                                  analysis: analysis.config, output: output, meters: meters, quiet: quiet, duration: duration,
-                                  listen: listen.flatMap { try? ListenAddress(parsing: $0) })
-        do { try session.run() } catch { error.exit() }
+        do { try session().run() } catch { error.exit() }
+    }
+
+    /// The live session these options describe.
+    func session() -> LiveSession {
+        var session = LiveSession(clientName: name, sources: sources + namedSources, globs: globs, inputCount: inputs,
+                                  analysis: analysis.config, output: output, meters: meters, quiet: quiet,
+                                  duration: duration, listen: listen.flatMap { try? ListenAddress(parsing: $0) })
+        session.wait = wait
+        session.reconnect = noReconnect ? nil : reconnect
+        if let file = ConfigFile.started.withLock({ $0.file }) { session.reload = { () throws(Failure) in try Self.reread(file) } }
+        return session
+    }
+
+    /// SIGHUP: the configuration file read again, with the command line's own options still winning, as at
+    /// the start. Destinations, sources and globs take effect at once; any other option that changed is
+    /// named and kept until a restart.
+    static func reread(_ file: String) throws(Failure) -> LiveSession.Reloaded {
+        let expansion = try ConfigFile.expand(Array(CommandLine.arguments.dropFirst()))
+        let command: ParsableCommand
+        do { command = try Jacktap.parseAsRoot(expansion.arguments) } catch {
+            throw Failure(description: "config file '\(file)': \(Jacktap.message(for: error))", code: Failure.usage)
+        }
+        guard let new = command as? Run else {
+            throw Failure(description: "config file '\(file)' no longer describes a live run", code: Failure.usage)
+        }
+        do { try new.validate() } catch {
+            throw Failure(description: "config file '\(file)': \(Jacktap.message(for: error))", code: Failure.usage)
+        }
+        let destinations: [DestinationSettings]
+        do { destinations = try new.output.destinationSettings() } catch {
+            throw Failure(description: "config file '\(file)': --osc \(error)", code: Failure.usage)
+        }
+        let changed = ConfigFile.changedKeys(from: ConfigFile.started.withLock { $0.arguments }, to: expansion.arguments)
+            .subtracting(["osc", "connect", "source"]).sorted()
+        return LiveSession.Reloaded(destinations: destinations, sources: new.sources + new.namedSources,
+                                    globs: new.globs, needRestart: changed)
     }
 }

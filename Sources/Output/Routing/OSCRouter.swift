@@ -78,7 +78,12 @@ public final class OSCRouter: Sendable {
     /// Sends one event at once to every destination whose filter takes it; in bundle mode the bundle
     /// carries `timetag` (a beat's predicted instant).
     public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
-        let message = publisher.message(for: event)
+        publish(immediate: publisher.message(for: event), timetag: timetag)
+    }
+
+    /// Sends one message (its address without prefix, e.g. `/status`) at once to every destination whose
+    /// filter takes it, under that destination's prefix: the session's own news (status, restarts).
+    public func publish(immediate message: OSCMessage, timetag: OSCTimetag = .immediately) {
         routes.withLock { routes in
             for route in routes { route.publish(event: message, timetag: timetag) }
         }

@@ -1,0 +1,110 @@
+import Control
+import Foundation
+import JackHost
+import OSC
+import Output
+import Synchronization
+
+/// The parts of a live session that outlive each opening of the JACK client: the OSC router, the status,
+/// the source plan, the terminal view, the control input's session. Messages about the session go through
+/// here: `/status` and `/restarted` to every destination, lines on stderr (or the view's status line).
+///
+/// `@unchecked Sendable`: the port follower's thread calls `say`; everything it touches is a mutex or an
+/// atomic. `control` is set once, before any other thread starts.
+final class LiveParts: @unchecked Sendable {
+    let router: OSCRouter?
+    let status: SessionStatus
+    let plan: SharedSourcePlan
+    let view: TerminalView?
+    let quiet: Bool
+    /// The control input's session, when `--listen` is given.
+    var control: ControlSession?
+    /// Set by the control input's `reset`, SIGUSR1 and the view's `r`; the main loop hands it to the analysis.
+    let resetRequests = Atomic<Bool>(false)
+    /// Destinations from the command line or the configuration file (not subscribed ones).
+    let fixedDestinations: Mutex<[OSCDestination]>
+    /// The newest line said, shown on the view's status line.
+    private let lastLine = Mutex<String>("")
+    private let carriedXruns = Atomic<Int>(0)
+    private let carriedOverruns = Atomic<Int>(0)
+
+    init(router: OSCRouter?, status: SessionStatus, plan: SharedSourcePlan, view: TerminalView?, quiet: Bool) {
+        self.router = router
+        self.status = status
+        self.plan = plan
+        self.view = view
+        self.quiet = quiet
+        fixedDestinations = Mutex(router?.destinations.map(\.destination) ?? [])
+    }
+
+    /// Tells the user: a line on stderr, or on the terminal view's status line while it is shown.
+    func say(_ line: String) {
+        if view != nil {
+            lastLine.withLock { $0 = line }
+        } else if !quiet {
+            StandardOutput.error("jacktap: \(line)\n")
+        }
+    }
+
+    /// The view's status line: the JACK state and counts, then the newest message.
+    var statusLine: String {
+        let message = lastLine.withLock { $0 }
+        return message.isEmpty ? status.line : status.line + " · " + message
+    }
+
+    /// `/status s:state i:xruns i:overruns` to every destination.
+    func sendStatus() {
+        router?.publish(immediate: OSCMessage("/status", status.arguments))
+    }
+
+    /// `/restarted s:reason i:samplerate i:period` to every destination: the analysis started again (at the
+    /// start, after a server restart, a sample-rate change or more inputs), so the integrated loudness, the
+    /// maxima and the tempo start again too.
+    func announceRestart(reason: String, sampleRate: Int, period: Int) {
+        router?.publish(immediate: OSCMessage("/restarted", [
+            .string(reason), .int32(Int32(clamping: sampleRate)), .int32(Int32(clamping: period)),
+        ]))
+        if reason != "start" { say("analysis restarted (\(reason)): \(sampleRate) Hz, \(period) frames") }
+    }
+
+    /// Adds an opening's counts to the run's, before its client closes.
+    func carry(xruns: Int, overruns: Int) {
+        carriedXruns.add(xruns, ordering: .relaxed)
+        carriedOverruns.add(overruns, ordering: .relaxed)
+        updateCounts(xruns: 0, overruns: 0)
+    }
+
+    /// The run's counts with the current opening's `xruns` and `overruns`.
+    func updateCounts(xruns: Int, overruns: Int) {
+        status.xruns = carriedXruns.load(ordering: .relaxed) + xruns
+        status.overruns = carriedOverruns.load(ordering: .relaxed) + overruns
+    }
+
+    /// Applies a reread configuration: destinations replaced (subscribed ones kept), sources and globs
+    /// replaced in the plan. Returns what was done, for the user.
+    func apply(_ reloaded: LiveSession.Reloaded) -> String {
+        let newDestinations = reloaded.destinations.map(\.destination)
+        var failures = [String]()
+        if let router {
+            let old = fixedDestinations.withLock { $0 }
+            for destination in old where !newDestinations.contains(destination) {
+                router.remove(host: destination.host, port: destination.port)
+            }
+            for settings in reloaded.destinations {
+                do { try router.add(settings) } catch { failures.append("\(settings.destination): \(error)") }
+            }
+        } else if !reloaded.destinations.isEmpty {
+            failures.append("no OSC router: start jacktap with --config to add destinations by rereading it")
+        }
+        fixedDestinations.withLock { $0 = newDestinations }
+        control?.replaceFixed(newDestinations)
+        plan.withLock { $0.replace(named: reloaded.sources, globs: reloaded.globs) }
+        var summary = "configuration reread: \(newDestinations.count) destination(s), \(reloaded.sources.count) source(s), "
+            + "\(reloaded.globs.count) glob(s)"
+        if !reloaded.needRestart.isEmpty {
+            summary += "; kept until a restart: " + reloaded.needRestart.joined(separator: ", ")
+        }
+        if !failures.isEmpty { summary += "; not applied: " + failures.joined(separator: "; ") }
+        return summary
+    }
+}

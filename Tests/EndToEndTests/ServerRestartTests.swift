@@ -1,0 +1,140 @@
+import Foundation
+import ToolSupport
+import XCTest
+
+/// jacktap keeps running across JACK server restarts: the OSC destinations stay open, the loss is announced
+/// by `/status`, and when the server returns (at another rate and period) the same paths come back with
+/// correct figures. Everything waits on messages, never on a fixed pause.
+final class ServerRestartTests: XCTestCase {
+    var server: PrivateJackServer!
+    var started: [AnyObject] = []
+
+    override func setUpWithError() throws {
+        server = try PrivateJackServer(rate: 48_000, period: 256)
+    }
+
+    override func tearDown() {
+        for case let process as BackgroundJacktap in started { process.stop() }
+        for case let log as OSCLog in started { log.stop() }
+        started = []
+        server.stop()
+    }
+
+    func background(_ arguments: [String]) throws -> BackgroundJacktap {
+        let process = try BackgroundJacktap(arguments, environment: server.environment)
+        started.append(process)
+        return process
+    }
+
+    func tone(_ hz: Double, name: String = "gen", outputs: Int = 1) throws -> BackgroundJacktap {
+        let generator = try background(["generate", "--tone", String(hz), "--level", "-6.0206", "--name", name,
+                                        "--outputs", String(outputs)])
+        try waitForPort("\(name):out_\(outputs)", server: server, timeout: 60)
+        return generator
+    }
+
+    static func isNote(_ note: String) -> (ReceivedMessage) -> Bool {
+        { $0.address == "/jacktap/in_1/note" && "\($0.args[0])" == note }
+    }
+
+    func testAServerKilledAndStartedAgainAtAnotherRateAndPeriodBringsBackTheSamePathsWithCorrectFigures() throws {
+        let log = try OSCLog()
+        started.append(log)
+        _ = try tone(440)
+        let tap = try background(["--connect", "gen:*", "--osc", "127.0.0.1:\(log.port)"])
+        try log.waitFor("/restarted start 48000 256") {
+            $0.address == "/jacktap/restarted" && $0.args.map { "\($0)" } == ["start", "48000", "256"]
+        }
+        try log.waitFor("A4 before the crash", Self.isNote("A4"))
+
+        server.crash()
+        let lost = try log.waitFor(after: 0, "/status disconnected") {
+            $0.address == "/jacktap/status" && "\($0.args[0])" == "disconnected"
+        }
+        XCTAssertTrue(tap.process.isRunning, "jacktap keeps running without a server")
+        server = try PrivateJackServer(name: server.name, rate: 44_100, period: 512)
+        let back = Date()
+        _ = try tone(440)
+        let restarted = try log.waitFor(after: lost, "/restarted reconnect 44100 512") {
+            $0.address == "/jacktap/restarted" && $0.args.map { "\($0)" } == ["reconnect", "44100", "512"]
+        }
+        try log.waitFor(after: restarted, "/status running") {
+            $0.address == "/jacktap/status" && "\($0.args[0])" == "running"
+        }
+        let firstNote = try log.waitFor(after: restarted, "A4 after the restart", Self.isNote("A4"))
+        let seconds = Date().timeIntervalSince(back)
+        print("jacktap: first correct /note \(String(format: "%.2f", seconds)) s after the server answered again")
+
+        // The same paths, with the figures of a -6.02 dBFS 440 Hz tone at the new rate, once the windows
+        // have filled with audio from the new server.
+        try log.waitFor(after: firstNote, "30 ticks after the restart") { _ in
+            log.messages[firstNote...].filter { $0.address == "/jacktap/in_1/peak" }.count >= 30
+        }
+        let after = log.messages[firstNote...]
+        let peaks = after.filter { $0.address == "/jacktap/in_1/peak" }.dropFirst(10).map { $0.floats[0] }
+        XCTAssertFalse(peaks.isEmpty)
+        XCTAssertTrue(peaks.allSatisfy { abs($0 - -6.02) <= 0.05 }, "\(peaks)")
+        let pitches = after.filter { $0.address == "/jacktap/in_1/pitch" }.dropFirst(5).map { $0.floats[0] }
+        XCTAssertFalse(pitches.isEmpty)
+        XCTAssertTrue(pitches.allSatisfy { abs($0 - 440) <= 1 }, "\(pitches)")
+        XCTAssertTrue(after.filter { $0.address == "/jacktap/in_1/note" }.allSatisfy { "\($0.args[0])" == "A4" })
+        XCTAssertEqual(tap.stop(), 0, tap.stderr)
+        XCTAssertTrue(tap.stderr.contains("waiting for it to come back"), tap.stderr)
+    }
+
+    func testWithNoReconnectTheServerStoppingExits74() throws {
+        let tap = try background(["--inputs", "1", "--no-reconnect", "--quiet"])
+        try waitForPort("jacktap:in_1", server: server, timeout: 60)
+        server.stop()
+        XCTAssertEqual(tap.process.wait(timeout: 60), 74)
+    }
+
+    func testAGlobWaitsForAPortStartedLaterAndReconnectsItWhenItComesBack() throws {
+        let log = try OSCLog()
+        started.append(log)
+        let tap = try background(["--connect", "late:*", "--osc", "127.0.0.1:\(log.port)"])
+        try tap.waitForStderr("waiting for a port matching 'late:*'")
+        var generator = try tone(440, name: "late")
+        try tap.waitForStderr("late:out_1 → jacktap:in_1")
+        let first = try log.waitFor("A4 from the port that appeared", Self.isNote("A4"))
+        generator.stop()
+        // Gone: the input reads silence (a peak at the floor) rather than the tone.
+        let silent = try log.waitFor(after: first, "silence once the source is gone") {
+            $0.address == "/jacktap/in_1/peak" && $0.floats[0] < -100
+        }
+        generator = try tone(880, name: "late")
+        try log.waitFor(after: silent, "A5 from the source that came back", Self.isNote("A5"))
+        XCTAssertEqual(tap.stop(), 0, tap.stderr)
+    }
+
+    func testAMissingNamedSourceIsAnErrorUnlessWaitIsGivenThenItIsConnectedWhenItAppears() throws {
+        let failed = try Tool.capture(Tool.jacktap, ["nobody:out_1", "--quiet"], environment: server.environment)
+        XCTAssertEqual(failed.status, 65, failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("--wait"), failed.stderr)
+
+        let log = try OSCLog()
+        started.append(log)
+        let tap = try background(["nobody:out_1", "--wait", "--osc", "127.0.0.1:\(log.port)"])
+        try waitForPort("jacktap:in_1", server: server, timeout: 60)
+        _ = try tone(440, name: "nobody")
+        try tap.waitForStderr("nobody:out_1 → jacktap:in_1")
+        try log.waitFor("A4 once the named source exists", Self.isNote("A4"))
+    }
+
+    func testWaitWaitsForAServerThatIsNotRunningYet() throws {
+        let name = server.name
+        server.stop()
+        let log = try OSCLog()
+        started.append(log)
+        let tap = try background(["--inputs", "1", "--wait", "--osc", "127.0.0.1:\(log.port)"])
+        try tap.waitForStderr("no JACK server yet; waiting for one")
+        try log.waitFor("/status disconnected while waiting") {
+            $0.address == "/jacktap/status" && "\($0.args[0])" == "disconnected"
+        }
+        server = try PrivateJackServer(name: name, rate: 48_000, period: 256)
+        try log.waitFor("/status running once the server is there") {
+            $0.address == "/jacktap/status" && "\($0.args[0])" == "running"
+        }
+        XCTAssertEqual(tap.stop(), 0, tap.stderr)
+    }
+}
