@@ -27,10 +27,12 @@ let package = Package(
         .target(name: "JackHost", dependencies: ["CJack", "DSP"]),
         // `--listen`: OSC control input (subscribe, reset, connect, query); see Sources/Control.
         .target(name: "Control", dependencies: ["OSC", "Output", "JackHost"]),
+        // NSM (New Session Manager) client: announce, open/save requests and replies; see Sources/Session.
+        .target(name: "Session", dependencies: ["OSC"]),
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -46,6 +48,7 @@ let package = Package(
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "OSC"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport", "ToolSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "ToolSupport"], exclude: ["Fixtures"]),
     ]

@@ -16,9 +16,9 @@ import Synchronization
 /// `@unchecked Sendable`: the receive buffer is used by the server's thread only; the counts are atomics.
 public final class ControlServer: @unchecked Sendable {
     /// The address the socket is bound to (with the port the kernel chose when 0 was asked for).
-    public let boundAddress: ControlPeer
+    public var boundAddress: ControlPeer { endpoint.localAddress }
     let session: ControlSession
-    let socket: Int32
+    let endpoint: UDPEndpoint
     let buffer: UnsafeMutableRawBufferPointer
     let stopRequested = Atomic<Bool>(false)
     let finished = DispatchSemaphore(value: 0)
@@ -38,24 +38,20 @@ public final class ControlServer: @unchecked Sendable {
     /// Binds a UDP socket to `listen` (the first IPv4, else IPv6, address it resolves to). Does not start
     /// receiving until ``start()``.
     public init(listen: ListenAddress, session: ControlSession) throws(ControlServerError) {
-        let addresses: [ControlPeer]
-        switch ControlSyscalls.resolveListen(host: listen.host, port: listen.port) {
-        case .success(let found): addresses = found
-        case .failure(let failure): throw .unresolvable(host: listen.host, reason: failure.message)
+        do throws(UDPEndpointError) {
+            endpoint = try UDPEndpoint(host: listen.host, port: listen.port, receiveTimeout: Self.receiveTimeout)
+        } catch {
+            switch error {
+            case .unresolvable(let host, let reason): throw .unresolvable(host: host, reason: reason)
+            case .bindFailed(_, let reason): throw .bindFailed(address: listen.description, reason: reason)
+            }
         }
-        guard let address = addresses.first else { throw .unresolvable(host: listen.host, reason: "no IPv4 or IPv6 address") }
-        switch ControlSyscalls.boundSocket(address, timeout: Self.receiveTimeout) {
-        case .success(let fd): socket = fd
-        case .failure(let failure): throw .bindFailed(address: listen.description, reason: failure.message)
-        }
-        boundAddress = ControlSyscalls.localAddress(socket) ?? address
         self.session = session
         buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
     }
 
     deinit {
         stop()
-        ControlSyscalls.close(socket)
         buffer.deallocate()
     }
 
@@ -90,7 +86,7 @@ public final class ControlServer: @unchecked Sendable {
 
     func run() {
         while !stopRequested.load(ordering: .acquiring) {
-            switch ControlSyscalls.receive(socket, into: buffer) {
+            switch endpoint.receive(into: buffer) {
             case .nothing:
                 continue
             case .failed:
@@ -136,7 +132,7 @@ public final class ControlServer: @unchecked Sendable {
                     replies = [ControlReply.error(address, "expected \(expected)")]
                 }
             }
-            for reply in replies { ControlSyscalls.send(socket, reply.encoded, to: peer) }
+            for reply in replies { endpoint.send(reply.encoded, to: peer) }
         }
     }
 }

@@ -8,7 +8,7 @@ public struct OSCDestination: Sendable, Equatable, CustomStringConvertible {
     /// The UDP port, 1...65535.
     public let port: UInt16
     /// The address the host resolved to when this value was made.
-    let address: SocketAddress
+    public let address: SocketAddress
 
     /// The host a bare port refers to. IPv4 loopback rather than "localhost", which may resolve to ::1
     /// first, where IPv4-only receivers (QLC+, many consoles) do not listen.

@@ -8,12 +8,16 @@ import Musl
 /// `Internals/Syscalls.swift`): the rest of the module has no libc spelling in it, `errno` is read right
 /// after the call that set it, and the module's whole system surface can be reviewed in this one file.
 enum Syscalls {
-    /// `socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP)`.
+    /// `socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP)`, or without `SOCK_NONBLOCK`
+    /// when `nonBlocking` is false.
     ///
-    /// Non-blocking because a sender must never stall the thread that produces measurements;
-    /// close-on-exec so a child process (an NSM session helper, a hook script) does not inherit it.
-    static func udpSocket(family: Int32) -> Result<Int32, Errno> {
-        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    /// Non-blocking because a sender must never stall the thread that produces measurements; a receiving
+    /// socket blocks instead, up to its receive timeout (``setReceiveTimeout(_:seconds:)``), and sends with
+    /// `MSG_DONTWAIT`. Close-on-exec so a child process (an NSM session helper, a hook script) does not
+    /// inherit it.
+    static func udpSocket(family: Int32, nonBlocking: Bool = true) -> Result<Int32, Errno> {
+        var type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        if nonBlocking { type |= Int32(SOCK_NONBLOCK.rawValue) }
         let fd = socket(family, type, Int32(IPPROTO_UDP))
         return fd >= 0 ? .success(fd) : .failure(Errno.current)
     }
@@ -50,7 +54,14 @@ enum Syscalls {
         return setOption(fd, level: Int32(IPPROTO_IP), name: IP_MULTICAST_IF, value: &ipv4)
     }
 
-    /// `setsockopt(fd, level, name, &value, sizeof(value))`: the one call behind the four option wrappers
+    /// `setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, seconds)`: a blocking receive returns EAGAIN after `seconds`
+    /// without a datagram, so a receiving thread can notice a stop request.
+    static func setReceiveTimeout(_ fd: Int32, seconds: Double) -> Result<Void, Errno> {
+        var time = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
+        return setOption(fd, level: SOL_SOCKET, name: SO_RCVTIMEO, value: &time)
+    }
+
+    /// `setsockopt(fd, level, name, &value, sizeof(value))`: the one call behind the option wrappers
     /// above, so the option length always matches the value's type and `errno` is read right after the call.
     /// `BitwiseCopyable` because the kernel copies the value's bytes (an `Int32`, an `in_addr`).
     private static func setOption<T: BitwiseCopyable>(_ fd: Int32, level: Int32, name: Int32,
@@ -69,11 +80,55 @@ enum Syscalls {
         return result == 0 ? .success(()) : .failure(Errno.current)
     }
 
-    /// `sendto(fd, bytes, MSG_DONTWAIT, NULL, 0)` on a connected socket: one whole datagram or an error.
-    /// `MSG_DONTWAIT` as well as `SOCK_NONBLOCK` so the call cannot block even if the flags were changed.
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
-        let sent = sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), nil, 0)
+    /// `sendto(fd, bytes, MSG_DONTWAIT, address)`, or to the connected peer when `address` is nil: one whole
+    /// datagram or an error. `MSG_DONTWAIT` so the call cannot block, whatever the socket's flags: a full send
+    /// buffer drops the datagram instead of stalling the caller.
+    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, to address: SocketAddress? = nil) -> Result<Int, Errno> {
+        let sent = if let address {
+            address.withSockaddrPointer { pointer, length in
+                sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), pointer, length)
+            }
+        } else {
+            sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), nil, 0)
+        }
         return sent >= 0 ? .success(sent) : .failure(Errno.current)
+    }
+
+    /// `bind(fd, address)`.
+    static func bind(_ fd: Int32, to address: SocketAddress) -> Result<Void, Errno> {
+        let result = address.withSockaddrPointer { pointer, length in Glibc.bind(fd, pointer, length) }
+        return result == 0 ? .success(()) : .failure(Errno.current)
+    }
+
+    /// `getsockname(fd)`: the address the socket is bound to (with the port the kernel chose for port 0).
+    static func localAddress(_ fd: Int32) -> Result<SocketAddress, Errno> {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return result == 0 ? .success(SocketAddress(storage: storage, length: length)) : .failure(Errno.current)
+    }
+
+    /// `recvfrom(fd, buffer, MSG_TRUNC)`: one datagram's length and sender, blocking up to the socket's
+    /// receive timeout. MSG_TRUNC makes Linux return a datagram's real length even when it did not fit
+    /// (udp(7)), so an oversize one is recognised instead of being taken cut short.
+    static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<(Int, SocketAddress), Errno> {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let count = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                recvfrom(fd, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC), $0, &length)
+            }
+        }
+        return count >= 0 ? .success((count, SocketAddress(storage: storage, length: length))) : .failure(Errno.current)
+    }
+
+    /// `inet_ntop(family, address)`: the numeric host of an `in_addr` or `in6_addr` ("127.0.0.1", "::1").
+    static func numericHost(family: Int32, _ address: UnsafeRawBufferPointer) -> String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        _ = inet_ntop(family, address.baseAddress, &text, socklen_t(text.count))
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `close(fd)`. Errors are ignored: Linux frees the descriptor even when close reports one, so a
@@ -83,13 +138,14 @@ enum Syscalls {
     }
 
     /// `getaddrinfo(host, port, {AF_UNSPEC, SOCK_DGRAM, IPPROTO_UDP, AI_NUMERICSERV})`, copying each
-    /// result out before `freeaddrinfo`. Takes numeric addresses and names alike.
-    static func resolveUDP(host: String, port: UInt16) -> Result<[SocketAddress], AddressInfoError> {
+    /// result out before `freeaddrinfo`. Takes numeric addresses and names alike. `passive` adds
+    /// `AI_PASSIVE`: addresses to bind to rather than to send to.
+    static func resolveUDP(host: String, port: UInt16, passive: Bool = false) -> Result<[SocketAddress], AddressInfoError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
         hints.ai_protocol = Int32(IPPROTO_UDP)
-        hints.ai_flags = AI_NUMERICSERV
+        hints.ai_flags = passive ? AI_NUMERICSERV | AI_PASSIVE : AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0 else {
@@ -129,8 +185,11 @@ extension Syscalls {
     static let addressFamilyIPv4 = Int32(AF_INET)
     /// `AF_INET6`.
     static let addressFamilyIPv6 = Int32(AF_INET6)
-    /// `EAGAIN`, which Linux also spells `EWOULDBLOCK`: the socket's send buffer is full.
+    /// `EAGAIN`, which Linux also spells `EWOULDBLOCK`: the socket's send buffer is full, or a blocking
+    /// receive's timeout passed.
     static let wouldBlock = EAGAIN
+    /// `EINTR`: a signal interrupted the call before anything happened.
+    static let interrupted = EINTR
     /// Errors after which a connected UDP socket should be re-associated, so that the kernel looks up
     /// the route and source address again (they are fixed at `connect` time): `ENETUNREACH`,
     /// `EHOSTUNREACH`, `ENETDOWN`, `EADDRNOTAVAIL`, `EINVAL`, `EDESTADDRREQ`.
