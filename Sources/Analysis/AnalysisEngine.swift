@@ -33,6 +33,9 @@ public final class AnalysisEngine {
     var beatScratch = [BeatEvent]()
     var nextTick: Double
     let tickInterval: Double
+    /// Frames of audio after which the engine analyses nothing more (a live run's `--duration`); nil for no end.
+    /// Counting audio, not the wall clock, gives a run the same ticks however fast the server runs.
+    public var frameLimit: Int?
 
     /// An engine reading `tap`, whose channels are named `portNames`, at the source's `sampleRate`, running
     /// the broadcast meters `meters` chooses.
@@ -67,6 +70,9 @@ public final class AnalysisEngine {
     /// Seconds of audio that have arrived: what is analysed plus what waits in the ring. Read just after a
     /// wake-up, it is "now" in the stream, whatever the next poll then takes to analyse it.
     public var arrivedTime: Double { Double(position + tap.ring.readableFrames()) / sampleRate }
+
+    /// Whether `frameLimit` frames have been analysed: the run's last tick is out.
+    public var reachedFrameLimit: Bool { frameLimit.map { position >= $0 } ?? false }
 
     /// Asks for the integrated loudness, range, maxima, holds and clip counts to start again; any thread
     /// (SIGUSR1, the view's key) may call it; the analysis thread carries it out at its next poll.
@@ -152,7 +158,8 @@ public final class AnalysisEngine {
         }
         if resetRequested.exchange(false, ordering: .acquiring) { resetMeters() }
 
-        let available = tap.ring.readableFrames()
+        // Past the frame limit nothing is analysed (it stays in the ring, which the run then closes).
+        let available = min(tap.ring.readableFrames(), frameLimit.map { max($0 - position, 0) } ?? .max)
         var offset = 0
         while offset < available {
             let untilTick = max(Int((nextTick - Double(position)).rounded(.up)), 1)

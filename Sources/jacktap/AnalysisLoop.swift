@@ -30,7 +30,7 @@ final class AnalysisLoop: @unchecked Sendable {
     }
 
     func run() {
-        while !stopRequested.load(ordering: .acquiring), !live.serverStopped {
+        while !stopRequested.load(ordering: .acquiring), !live.serverStopped, !engine.reachedFrameLimit {
             guard live.waitForFrames(timeout: 0.25) else { continue }
             // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
             let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
@@ -38,8 +38,14 @@ final class AnalysisLoop: @unchecked Sendable {
         }
         // A last snapshot with whatever arrived since the last tick: the final figures of the run.
         sinks.publish(engine.finishOutputs(), clock: StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970))
+        audioDone.store(engine.reachedFrameLimit, ordering: .releasing)
         finished.signal()
     }
+
+    /// Set once the engine's frame limit (`--duration`, in audio) has been analysed and published: the loop
+    /// has ended and the run can stop.
+    let audioDone = Atomic<Bool>(false)
+    var reachedDuration: Bool { audioDone.load(ordering: .acquiring) }
 
     /// Asks the thread to finish and waits until it has.
     func stop() {

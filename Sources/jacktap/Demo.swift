@@ -15,7 +15,7 @@ struct Demo: ParsableCommand {
             """
     )
 
-    @Option(help: "Stop after this many seconds (default: run until Ctrl-C).")
+    @Option(help: "Stop after this many seconds of audio (default: run until Ctrl-C).")
     var duration: Double?
 
     @Flag(name: [.short, .long], help: "No terminal view and no messages on stderr.")

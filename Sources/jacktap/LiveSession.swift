@@ -17,7 +17,7 @@ struct LiveSession {
     var output: OutputOptions
     var meters: MeterOptions
     var quiet: Bool
-    /// Stop after this many seconds; nil runs until a stop signal.
+    /// Stop after this many seconds of audio (not of the wall clock); nil runs until a stop signal.
     var duration: Double? = nil
     /// Where the OSC control input listens (`--listen`); nil for none.
     var listen: ListenAddress? = nil
@@ -97,15 +97,16 @@ struct LiveSession {
             }
         }
 
+        // --duration counts audio: the analysis stops after exactly that many frames, so the run gives
+        // duration × rate ticks however slowly the server runs (a loaded machine's dummy server lags the clock).
+        engine.frameLimit = duration.map { Int(($0 * Double(client.sampleRate)).rounded()) }
         let loop = AnalysisLoop(live: live, engine: engine, sinks: sinks)
         let keys = KeyReader(enabled: interactive)
         if interactive { StandardOutput.write(TerminalView.enterSequence) }
         loop.start()
         control?.start()
         var quit = false
-        let deadline = duration.map { Date().addingTimeInterval($0) }
-        while !quit, !live.serverStopped {
-            if let deadline, Date() >= deadline { break }
+        while !quit, !live.serverStopped, !loop.reachedDuration {
             if let signal = SignalWaiter.pending() {
                 if signal == SIGUSR1 { engine.requestReset(); continue }
                 break

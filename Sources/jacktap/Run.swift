@@ -26,7 +26,7 @@ struct Run: ParsableCommand {
     @Flag(name: [.short, .long], help: "No terminal view and no messages on stderr.")
     var quiet = false
 
-    @Option(help: "Stop after this many seconds (default: until Ctrl-C).")
+    @Option(help: "Stop after this many seconds of audio (default: until Ctrl-C).")
     var duration: Double?
 
     @Option(help: ArgumentHelp("""
