@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "OSC"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "OSC", "ToolSupport"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport", "ToolSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "ToolSupport"], exclude: ["Fixtures"]),
     ]

@@ -45,7 +45,7 @@ struct Generate: ParsableCommand {
     @Option(name: [.short, .long], help: "JACK client name.")
     var name: String = "jacktap-generate"
 
-    @Option(help: "Stop after this many seconds (default: until Ctrl-C).")
+    @Option(help: "Stop after this many seconds of audio (default: until Ctrl-C).")
     var duration: Double?
 
     func validate() throws {
@@ -67,6 +67,8 @@ struct Generate: ParsableCommand {
             let clip = try file.map { path throws(Failure) in try loadClip(path, rate: client.sampleRate) }
             generator = try LiveGenerator(client: client, kind: demo ? .demo : .tone(frequency: tone, levelDBFS: level),
                                           outputs: clip?.channels ?? outputs, clip: clip)
+            // --duration counts audio: exactly that many frames of signal, however slowly the server runs.
+            generator.limit(frames: duration.map { Int(($0 * Double(client.sampleRate)).rounded()) })
             try generator.activate()
             try generator.connect(to: destinations)
             if !onConnect { generator.startClip() }
@@ -87,9 +89,8 @@ struct Generate: ParsableCommand {
             }
             generator.startClip()
         }
-        let deadline = duration.map { Date().addingTimeInterval($0) }
         while SignalWaiter.pending() == nil {
-            if let deadline, Date() >= deadline { break }
+            if generator.playedLimit { break }
             if generator.finished || generator.serverStopped { break }
             usleep(5_000)
         }

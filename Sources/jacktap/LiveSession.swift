@@ -150,11 +150,12 @@ struct LiveSession {
                 },
                 restarted: { reason, rate in parts.announceRestart(reason: reason, sampleRate: rate, period: live.periodFrames) })
             graph.attach(live)
+            loop.start()
+            follower.start()
+            // Announced once every thread of this opening runs, so what follows the news is its figures.
             parts.status.state = .running
             parts.announceRestart(reason: reason, sampleRate: live.sampleRate, period: live.periodFrames)
             parts.sendStatus()
-            loop.start()
-            follower.start()
 
             let ending = controls.run(live: live, loop: loop, follower: follower)
 

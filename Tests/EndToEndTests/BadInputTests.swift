@@ -6,8 +6,7 @@ import XCTest
 final class BadInputTests: XCTestCase {
     var server: PrivateJackServer!
 
-    override func setUpWithError() throws { server = try PrivateJackServer() }
-    override func tearDown() { server?.stop() }
+    override func setUpWithError() throws { server = try privateServer() }
 
     func ports() throws -> [String] {
         try Tool.run("jack_lsp", [], environment: server.environment, allowFailure: true)
@@ -57,7 +56,7 @@ final class BadInputTests: XCTestCase {
 
     func testSIGINTAndSIGTERMExitCleanlyAndUnregisterThePorts() throws {
         for signal in [SIGINT, SIGTERM] {
-            let process = try Tool.start(Tool.jacktap, ["--inputs", "2", "--quiet"], environment: server.environment)
+            let process = try background(Tool.jacktap, ["--inputs", "2", "--quiet"], server: server)
             try waitForPort("jacktap:in_2", server: server)
             process.signal(signal)
             XCTAssertEqual(process.wait(), 0, "signal \(signal): a clean exit, not death by the signal")
@@ -68,12 +67,10 @@ final class BadInputTests: XCTestCase {
     func testTheServerStoppingUnderJacktapIsAClearNonZeroExit() throws {
         let errPath = Tool.temporaryPath("stopping.err")
         defer { unlink(errPath) }
-        let process = try Tool.start(Tool.jacktap, ["--inputs", "1"], environment: server.environment, stderrPath: errPath)
+        let process = try background(Tool.jacktap, ["--inputs", "1"], server: server, stderrPath: errPath)
         try waitForPort("jacktap:in_1", server: server)
         server.stop()
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline { usleep(50_000) }
-        XCTAssertFalse(process.isRunning, "jacktap did not hang")
+        XCTAssertTrue(waitFor { !process.isRunning }, "jacktap did not hang")
         process.signal(SIGKILL)
         XCTAssertEqual(process.wait(), 74)
         let text = try String(contentsOfFile: errPath, encoding: .utf8)
@@ -81,8 +78,7 @@ final class BadInputTests: XCTestCase {
     }
 
     func testUnregisteredInputsCanBePatchedLater() throws {
-        let process = try Tool.start(Tool.jacktap, ["--inputs", "3", "-n", "patchme", "--quiet"],
-                                     environment: server.environment)
+        let process = try background(Tool.jacktap, ["--inputs", "3", "-n", "patchme", "--quiet"], server: server)
         try waitForPort("patchme:in_3", server: server)
         try Tool.run("jack_connect", ["system:capture_1", "patchme:in_1"], environment: server.environment)
         let connections = try Tool.run("jack_lsp", ["-c", "patchme:in_1"], environment: server.environment)

@@ -6,25 +6,21 @@ import XCTest
 /// server: connect, subscribe, receive, reset, query, malformed packets, disconnect, unsubscribe.
 final class ControlRoundTripTests: XCTestCase {
     func testPythonOSCSubscribesReceivesResetsQueriesAndUnsubscribes() throws {
-        let server = try PrivateJackServer(rate: 48_000, period: 256)
-        defer { server.stop() }
-        var background = [ChildProcess]()
-        defer { for process in background { process.signal(); process.wait() } }
+        let server = try privateServer(rate: 48_000, period: 256)
 
         let port = Tool.freeUDPPort()
         let errPath = Tool.temporaryPath("control-stderr.txt")
         defer { unlink(errPath) }
         // Two inputs; programme "b" holds in_2 only, so its loudness is the short tone's alone.
-        let tap = try Tool.start(Tool.jacktap, ["-n", "ct", "--inputs", "2", "--program", "b=in_2",
-                                                "--listen", "127.0.0.1:\(port)"],
-                                 environment: server.environment, stderrPath: errPath)
+        let tap = try background(Tool.jacktap, ["-n", "ct", "--inputs", "2", "--program", "b=in_2",
+                                                "--listen", "127.0.0.1:\(port)"], server: server, stderrPath: errPath)
         try waitForPort("ct:in_2", server: server)
         // A tone that plays throughout (for connect and disconnect) and a 2 s one straight into in_2 (for reset).
-        background.append(try startBackground(Tool.jacktap, ["generate", "--tone", "440", "--level", "-6.0206",
-                                                             "--name", "ctgen"], server: server))
+        _ = try background(Tool.jacktap, ["generate", "--tone", "440", "--level", "-6.0206", "--name", "ctgen"],
+                           server: server)
         try waitForPort("ctgen:out_1", server: server)
-        background.append(try startBackground(Tool.jacktap, ["generate", "--tone", "997", "--level", "-20", "--name", "ctb",
-                                                             "--connect", "ct:in_2", "--duration", "2"], server: server))
+        _ = try background(Tool.jacktap, ["generate", "--tone", "997", "--level", "-20", "--name", "ctb",
+                                          "--connect", "ct:in_2", "--duration", "2"], server: server)
 
         let run = try Tool.capture("python3", [Tool.repositoryPath("Tests/tools/osc_control.py"), String(port), "ctgen:out_1"],
                                    environment: server.environment)
@@ -77,14 +73,17 @@ final class ControlRoundTripTests: XCTestCase {
         XCTAssertEqual(replies("disconnect"), [["/jacktap/disconnect", "ok", "ct:in_1"]])
         XCTAssertEqual(connections(of: "ct:in_1", in: steps["disconnect"]?["jack_lsp"] as? String), [])
 
-        // unsubscribe: nothing more arrives.
+        // unsubscribe: nothing more arrives over the next second of audio (30 ticks a second subscriber saw).
+        XCTAssertEqual(replies("watch"), [["/jacktap/subscribe", "ok"]])
         XCTAssertEqual(replies("unsubscribe"), [["/jacktap/unsubscribe", "ok"]])
+        XCTAssertEqual(steps["unsubscribe"]?["watched"] as? Int, 30)
         XCTAssertEqual(steps["unsubscribe"]?["later"] as? Int, 0)
 
         tap.signal(SIGTERM)
         XCTAssertEqual(tap.wait(), 0)
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        XCTAssertTrue(stderr.contains("control 127.0.0.1:\(port): 10 packets, 7 commands, 1 malformed, 1 unknown, 1 rejected"),
+        // The 10 packets and 7 commands of the script's steps, and the watcher's subscribe.
+        XCTAssertTrue(stderr.contains("control 127.0.0.1:\(port): 11 packets, 8 commands, 1 malformed, 1 unknown, 1 rejected"),
                       stderr)
     }
 

@@ -104,9 +104,9 @@ final class FileAnalysisTests: XCTestCase {
         let path = Tool.temporaryPath("osc.wav")
         defer { unlink(path) }
         try Tool.run("sox", ["-n", "-r", "48000", "-b", "16", path, "synth", "1", "sine", "440", "gain", "-6.02"])
-        let python = try Receiver(.pythonOSC, seconds: 2)
+        let python = try Receiver(.pythonOSC)
         try Tool.run(Tool.jacktap, ["analyze", path, "--osc", "127.0.0.1:\(python.port)"])
-        let peaks = python.messages().filter { $0.address == "/jacktap/in_1/peak" }
+        let peaks = try python.messages().filter { $0.address == "/jacktap/in_1/peak" }
         XCTAssertEqual(peaks.count, 30, accuracy: 1)
     }
 }

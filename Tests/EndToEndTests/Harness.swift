@@ -9,63 +9,82 @@ struct ReceivedMessage {
     /// python-osc only: arrival wall-clock time and the bundle's timetag, Unix seconds (nil when immediate).
     var received: Double? = nil
     var timetag: Double? = nil
+    /// python-osc only: whether the message came in a bundle.
+    var bundle: Bool? = nil
     var floats: [Double] { args.compactMap { ($0 as? NSNumber)?.doubleValue ?? Double("\($0)") } }
 }
 
-/// A receiver no one here wrote, listening while jacktap runs.
+/// A receiver no one here wrote, listening while jacktap runs, until `messages()` stops it; a receiver the test
+/// never asked (it failed or threw first) is stopped when it is released, so none outlives its test.
 final class Receiver {
     enum Kind { case oscdump, pythonOSC }
+    /// The address of the message `messages()` sends last: once the receiver has printed it, it has printed
+    /// everything sent before it (one socket, one sender host: loopback keeps the order).
+    static let endAddress = "/jacktap-test/end"
     let kind: Kind
     let port = Tool.freeUDPPort()
     let process: ChildProcess
     let outputPath: String
 
-    init(_ kind: Kind, seconds: Double) throws {
+    init(_ kind: Kind) throws {
         self.kind = kind
         outputPath = Tool.temporaryPath("receiver-\(port).txt")
         unlink(outputPath)
         switch kind {
         case .oscdump:
-            // -L: line-buffered, so nothing is lost when it is stopped (ecosystem.md).
+            // -L: line-buffered, so what it printed is in the file whenever it is stopped (ecosystem.md).
             process = try Tool.start("oscdump", ["-L", String(port)], stdoutPath: outputPath)
         case .pythonOSC:
-            process = try Tool.start("python3", [Tool.repositoryPath("Tests/tools/osc_capture.py"), String(port),
-                                                 String(seconds)], stdoutPath: outputPath)
+            process = try Tool.start("python3", [Tool.repositoryPath("Tests/tools/osc_capture.py"), String(port)],
+                                     stdoutPath: outputPath)
         }
-        try Receiver.waitUntilBound(port: port)
+        do { try Receiver.waitUntilBound(port: port) } catch {
+            stopAndReap(process)
+            throw error
+        }
+    }
+
+    deinit {
+        stopAndReap(process)
+        unlink(outputPath)
     }
 
     /// Waits until a UDP socket is bound to `port` (listed in /proc/net/udp or udp6), so that nothing sent to it
-    /// is lost while the receiver is still starting (python-osc takes a second to import on a loaded machine).
-    static func waitUntilBound(port: UInt16, timeout: Double = 15) throws {
+    /// is lost while the receiver is still starting (python-osc takes a second to import on a quiet machine,
+    /// many on a loaded one: the wait ends as soon as it is bound, the limit is only for a receiver that never is).
+    static func waitUntilBound(port: UInt16, timeout: Double = eventTimeout) throws {
         let hex = String(format: ":%04X ", port)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            for table in ["/proc/net/udp", "/proc/net/udp6"] {
+        let bound = waitFor(timeout: timeout, every: 0.02) {
+            ["/proc/net/udp", "/proc/net/udp6"].contains { table in
                 let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
                 // Column 2 is local_address "IP:PORT".
-                if text.split(separator: "\n").dropFirst().contains(where: { line in
-                    line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map { ($0 + " ").hasSuffix(hex) } ?? false
-                }) { return }
+                return text.split(separator: "\n").dropFirst().contains { line in
+                    line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
+                        .map { ($0 + " ").hasSuffix(hex) } ?? false
+                }
             }
-            usleep(20_000)
         }
-        throw Tool.Failed(description: "no receiver bound UDP port \(port) within \(timeout) s")
+        guard bound else { throw Tool.Failed(description: "no receiver bound UDP port \(port) within \(timeout) s") }
     }
 
-    /// Stops the receiver and returns every message it decoded.
-    func messages() -> [ReceivedMessage] {
-        if kind == .oscdump { process.signal() }
-        process.wait()
+    /// Sends the end message, waits until the receiver has printed it (so every message sent before it is in),
+    /// stops the receiver and returns every message it decoded before the end message.
+    func messages() throws -> [ReceivedMessage] {
+        try sendEndMessage(to: port)
+        let ended = waitFor(timeout: eventTimeout, every: 0.02) {
+            ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").contains(Receiver.endAddress)
+        }
+        stopAndReap(process)
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         unlink(outputPath)
-        return text.split(separator: "\n").compactMap { line in
+        guard ended else { throw Tool.Failed(description: "the \(kind) receiver did not print the end message") }
+        let decoded: [ReceivedMessage] = text.split(separator: "\n").compactMap { line in
             switch kind {
             case .pythonOSC:
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                       let address = object["address"] as? String, let args = object["args"] as? [Any] else { return nil }
                 return ReceivedMessage(address: address, args: args, received: object["received"] as? Double,
-                                       timetag: object["timetag"] as? Double)
+                                       timetag: object["timetag"] as? Double, bundle: object["bundle"] as? Bool)
             case .oscdump:
                 // "<ntp-hex>.<frac-hex> <path> <tags> <args…>", strings in double quotes.
                 let parts = Receiver.splitOscdump(String(line))
@@ -73,6 +92,7 @@ final class Receiver {
                 return ReceivedMessage(address: parts[1], args: Array(parts.dropFirst(3)))
             }
         }
+        return Array(decoded.prefix { $0.address != Receiver.endAddress })
     }
 
     static func splitOscdump(_ line: String) -> [String] {
@@ -93,31 +113,125 @@ final class Receiver {
     }
 }
 
-/// A jacktap process (or any tool) running in the background with the private server's environment.
-func startBackground(_ tool: String, _ arguments: [String], server: PrivateJackServer) throws -> ChildProcess {
-    try Tool.start(tool, arguments, environment: server.environment)
+/// How long a test waits for an event (a port appearing, a receiver binding, a message arriving) before it
+/// fails. Waits end as soon as the event happens, so this only bounds a test whose event never comes; it is
+/// generous because on a loaded machine a process can take many seconds to get the CPU.
+let eventTimeout = 60.0
+
+/// Polls `condition` every `every` seconds until it holds (true) or `timeout` seconds pass (false).
+func waitFor(timeout: Double = eventTimeout, every: Double = 0.1, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(useconds_t(every * 1e6))
+    }
+}
+
+/// Stops `process` (SIGTERM, SIGKILL if it has not ended 30 s later) and reaps it; nothing if it has ended.
+func stopAndReap(_ process: ChildProcess) {
+    guard process.isRunning else { return }
+    process.signal(SIGTERM)
+    if process.wait(timeout: 30) == nil {
+        process.signal(SIGKILL)
+        process.wait()
+    }
+}
+
+/// Sends one OSC message without arguments to 127.0.0.1:`port` (built here by hand, not with jacktap's encoder:
+/// `/jacktap-test/end` padded to 20 bytes, then the type tags `,` padded to 4).
+func sendEndMessage(to port: UInt16) throws {
+    func padded(_ text: String) -> [UInt8] {
+        var bytes = Array(text.utf8) + [0]
+        while bytes.count % 4 != 0 { bytes.append(0) }
+        return bytes
+    }
+    let datagram = padded(Receiver.endAddress) + padded(",")
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = port.bigEndian
+    let sent = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            sendto(fd, datagram, datagram.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard sent == datagram.count else { throw Tool.Failed(description: "could not send the end message to port \(port)") }
+}
+
+extension XCTestCase {
+    /// A private JACK server, stopped when the test ends (after every process the test started with
+    /// `background`, since teardown blocks run last-in, first-out).
+    func privateServer(rate: Int = 48_000, period: Int = 256) throws -> PrivateJackServer {
+        let server = try PrivateJackServer(rate: rate, period: period)
+        addTeardownBlock { server.stop() }
+        return server
+    }
+
+    /// Starts `tool` in the background (with `server`'s environment when given) and stops and reaps it when the
+    /// test ends, whether it passed, failed or threw.
+    func background(_ tool: String, _ arguments: [String], server: PrivateJackServer? = nil,
+                    stdoutPath: String? = nil, stderrPath: String? = nil) throws -> ChildProcess {
+        let process = try Tool.start(tool, arguments, environment: server?.environment, stdoutPath: stdoutPath,
+                                     stderrPath: stderrPath)
+        addTeardownBlock { stopAndReap(process) }
+        return process
+    }
+}
+
+/// The ports `jack_lsp` lists on the server.
+func jackPorts(_ server: PrivateJackServer) throws -> [String] {
+    try Tool.run("jack_lsp", [], environment: server.environment, allowFailure: true).split(separator: "\n").map(String.init)
 }
 
 /// Waits until `port` exists on the server.
-func waitForPort(_ port: String, server: PrivateJackServer, timeout: Double = 10) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        let ports = try Tool.run("jack_lsp", [], environment: server.environment, allowFailure: true)
-        if ports.split(separator: "\n").contains(Substring(port)) { return }
-        usleep(100_000)
+func waitForPort(_ port: String, server: PrivateJackServer, timeout: Double = eventTimeout) throws {
+    guard try waitFor(timeout: timeout, { try jackPorts(server).contains(port) }) else {
+        throw Tool.Failed(description: "port \(port) did not appear within \(timeout) s")
     }
-    XCTFail("port \(port) did not appear")
 }
 
 /// Waits until a port whose name starts with `prefix` exists on the server (a player's port) and returns it.
-func waitForAnyPort(prefix: String, server: PrivateJackServer) throws -> String {
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-        let ports = try Tool.run("jack_lsp", [], environment: server.environment, allowFailure: true)
-        if let port = ports.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(port) }
-        usleep(100_000)
+func waitForAnyPort(prefix: String, server: PrivateJackServer, timeout: Double = eventTimeout) throws -> String {
+    var found: String?
+    _ = try waitFor(timeout: timeout) {
+        found = try jackPorts(server).first { $0.hasPrefix(prefix) }
+        return found != nil
     }
-    throw Tool.Failed(description: "no port of \(prefix) appeared")
+    guard let found else { throw Tool.Failed(description: "no port of \(prefix) appeared within \(timeout) s") }
+    return found
+}
+
+/// Waits until `source` is connected to `destination` (as `jack_lsp -c` lists it).
+func waitForConnection(_ source: String, _ destination: String, server: PrivateJackServer) throws {
+    let connected = try waitFor {
+        let listing = try Tool.run("jack_lsp", ["-c", source], environment: server.environment, allowFailure: true)
+        return listing.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == destination }
+    }
+    guard connected else { throw Tool.Failed(description: "\(source) was not connected to \(destination) within \(eventTimeout) s") }
+}
+
+/// Waits until the JSON lines jacktap writes to `path` contain one, after the first `after`, for which
+/// `condition` holds; returns the lines up to and including it.
+func waitForJSONLine(in path: String, after: Int = 0, timeout: Double = eventTimeout,
+                     where condition: ([String: Any]) -> Bool) throws -> [[String: Any]] {
+    var lines = [[String: Any]]()
+    let seen = waitFor(timeout: timeout, every: 0.05) {
+        lines = jsonLines((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+        return lines.dropFirst(after).contains(where: condition)
+    }
+    guard seen, let index = lines.dropFirst(after).firstIndex(where: condition) else {
+        throw Tool.Failed(description: "no JSON line of the awaited kind within \(timeout) s (\(lines.count) lines, "
+                          + "the last: \(lines.last.map { "\($0)" } ?? "none"))")
+    }
+    return Array(lines[...index])
+}
+
+/// The tick lines (not events, not a summary) of jacktap's `--json` output.
+func tickLines(_ lines: [[String: Any]]) -> [[String: Any]] {
+    lines.filter { $0["event"] == nil && $0["summary"] == nil }
 }
 
 /// The JSON lines jacktap printed, parsed.

@@ -2,50 +2,46 @@ import Foundation
 import ToolSupport
 import XCTest
 
-/// A 120 BPM drum loop played into a private jackd by jack-play (jack-tools): jacktap locks within 4 s and sends
-/// `/jacktap/<port>/beat i f` at 120 ± 1 BPM, received by python-osc, each bundle timetagged with its beat.
+/// A 120 BPM drum loop played into a private jackd by jack-play (jack-tools): jacktap locks within 4 s of audio
+/// and sends `/jacktap/<port>/beat i f` at 120 ± 1 BPM, received by python-osc, each bundle timetagged with its
+/// beat. Times are audio times from jacktap's `--json` events, so a loaded machine (whose dummy server runs
+/// slower than the wall clock) measures the same.
 final class LiveBeatTests: XCTestCase {
-    var server: PrivateJackServer!
-    var background: [ChildProcess] = []
-
-    override func setUpWithError() throws {
-        server = try PrivateJackServer(rate: 48_000, period: 256)
-    }
-
-    override func tearDown() {
-        for process in background {
-            process.signal()
-            process.wait()
-        }
-        server.stop()
-    }
-
-    func testA120BPMLoopGivesBeatsAt120BPMWithin4Seconds() throws {
+    func testA120BPMLoopGivesBeatsAt120BPMWithin4SecondsOfAudio() throws {
+        let server = try privateServer(rate: 48_000, period: 256)
         let loop = DrumLoop(bpm: 120, sampleRate: 48_000, seconds: 30)
         let path = Tool.temporaryPath("loop-120.wav")
         defer { unlink(path) }
         try WAVWriter.write(path, sampleRate: 48_000, channels: [loop.render()])
-        background.append(try startBackground("jack-play", [path], server: server))
+        _ = try background("jack-play", [path], server: server)
         let player = try waitForAnyPort(prefix: "jack-play", server: server)
 
-        let python = try Receiver(.pythonOSC, seconds: 9)
-        let started = Date().timeIntervalSince1970
+        let python = try Receiver(.pythonOSC)
         let run = try Tool.capture(Tool.jacktap, [player, "--osc", "127.0.0.1:\(python.port)", "--duration", "7",
-                                                  "--quiet"], environment: server.environment)
+                                                  "--json", "--quiet"], environment: server.environment)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let beats = python.messages().filter { $0.address == "/jacktap/in_1/beat" }
-        XCTAssertGreaterThan(beats.count, 6, "7 s at 120 BPM, locked after at most 4 s")
-        let first = try XCTUnwrap(beats.first { abs($0.floats[1] - 120) <= 1 })
-        let lock = try XCTUnwrap(first.received) - started
-        XCTAssertLessThanOrEqual(lock, 4, "first beat at 120 ± 1 BPM \(lock) s after jacktap started")
-        let after = beats.drop { $0.received! < first.received! }
+        let beats = try python.messages().filter { $0.address == "/jacktap/in_1/beat" }
+        // The same beats as --json events: "t" is the beat's instant, "reported" when it was sent, both in
+        // seconds of audio since jacktap's first frame.
+        let events = jsonLines(run.stdout).filter { $0["event"] as? String == "beat" }
+        XCTAssertEqual(beats.map { Int($0.floats[0]) }, events.map { $0["count"] as? Int ?? -1 },
+                       "every beat --json reports went out over OSC, in order")
+        guard beats.count == events.count else { return }
+        XCTAssertGreaterThan(beats.count, 6, "7 s of audio at 120 BPM, locked after at most 4 s")
+        let first = try XCTUnwrap(beats.firstIndex { abs($0.floats[1] - 120) <= 1 })
+        let lock = try XCTUnwrap(events[first]["reported"] as? Double)
+        XCTAssertLessThanOrEqual(lock, 4, "first beat at 120 ± 1 BPM sent after \(lock) s of audio")
+        let after = beats[first...]
         XCTAssertTrue(after.allSatisfy { abs($0.floats[1] - 120) <= 1 }, "\(after.map(\.floats))")
         let counts = after.map { Int($0.floats[0]) }
         XCTAssertEqual(counts, Array(counts[0]..<(counts[0] + counts.count)), "the counter goes up one per beat")
+        // In audio the beats are a beat period (0.5 s) apart.
+        let instants = events[first...].compactMap { $0["t"] as? Double }
+        XCTAssertEqual(median(zip(instants, instants.dropFirst()).map { $1 - $0 }), 0.5, accuracy: 0.02)
         // Every beat bundle carries the wall-clock instant of its beat: timetags as far apart as the beats'
-        // arrivals (a beat period, 0.5 s of audio; on a loaded machine the dummy server's audio runs a little
-        // slower than the wall clock, and both spacings show it). Medians, since each mapping from audio time to
-        // the wall clock is taken at a wake-up of a thread on a loaded machine.
+        // arrivals (both are wall-clock spacings, so a server running slower than the clock stretches both).
+        // Medians, since each mapping from audio time to the wall clock is taken at a wake-up of a thread on a
+        // loaded machine.
         let tags = after.compactMap(\.timetag)
         XCTAssertEqual(tags.count, after.count, "beats go in bundles with a timetag")
         XCTAssertTrue(zip(tags, tags.dropFirst()).allSatisfy { $0 < $1 })

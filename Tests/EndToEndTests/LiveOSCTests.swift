@@ -5,31 +5,23 @@ import XCTest
 /// jacktap tapping a private JACK server, its OSC decoded by oscdump and python-osc.
 final class LiveOSCTests: XCTestCase {
     var server: PrivateJackServer!
-    var background: [ChildProcess] = []
 
     override func setUpWithError() throws {
-        server = try PrivateJackServer(rate: 48_000, period: 256)
+        server = try privateServer(rate: 48_000, period: 256)
     }
 
-    override func tearDown() {
-        for process in background {
-            process.signal()
-            process.wait()
-        }
-        server.stop()
-    }
-
-    func playTone(seconds: Double = 10) throws {
-        background.append(try startBackground(Tool.jacktap, [
-            "generate", "--tone", "440", "--level", "-6.0206", "--name", "e2e-tone", "--duration", String(seconds),
-        ], server: server))
+    /// A 440 Hz tone peaking at -6.02 dBFS on e2e-tone:out_1 until the test ends (however long jacktap takes
+    /// to start on a loaded machine, it never runs out).
+    func playTone() throws {
+        _ = try background(Tool.jacktap, ["generate", "--tone", "440", "--level", "-6.0206", "--name", "e2e-tone"],
+                           server: server)
         try waitForPort("e2e-tone:out_1", server: server)
     }
 
     func testToneAtMinus6dBFSReadsItsPeakRMSNoteAndBandInBothDecoders() throws {
         try playTone()
-        let oscdump = try Receiver(.oscdump, seconds: 4)
-        let python = try Receiver(.pythonOSC, seconds: 4)
+        let oscdump = try Receiver(.oscdump)
+        let python = try Receiver(.pythonOSC)
         let run = try Tool.capture(Tool.jacktap, [
             "e2e-tone:out_1", "--osc", "127.0.0.1:\(oscdump.port)", "--osc", "127.0.0.1:\(python.port)",
             "--duration", "3",
@@ -37,14 +29,15 @@ final class LiveOSCTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, "", "stdout is not a terminal and --json was not asked: nothing goes there")
 
-        for (name, messages) in [("oscdump", oscdump.messages()), ("python-osc", python.messages())] {
+        for (name, messages) in [("oscdump", try oscdump.messages()), ("python-osc", try python.messages())] {
             // The RMS window (300 ms) and the FFT window fill in the first half second.
             func steady(_ path: String) -> [ReceivedMessage] {
                 Array(messages.filter { $0.address == "/jacktap/in_1/\(path)" }.dropFirst(20))
             }
             let peaks = steady("peak").map { $0.floats[0] }
             let rms = steady("rms").map { $0.floats[0] }
-            XCTAssertGreaterThan(peaks.count, 40, "\(name): ticks at 30 per second for 3 s")
+            XCTAssertEqual(messages.filter { $0.address == "/jacktap/in_1/peak" }.count, 90,
+                           "\(name): 3 s of audio at 30 ticks per second")
             XCTAssertTrue(peaks.allSatisfy { abs($0 - -6.02) <= 0.05 }, "\(name) peaks \(peaks)")
             XCTAssertTrue(rms.allSatisfy { abs($0 - -9.03) <= 0.1 }, "\(name) rms \(rms)")
             let notes = steady("note")
@@ -64,22 +57,25 @@ final class LiveOSCTests: XCTestCase {
 
     func testPlainMessagesModeSendsNoBundles() throws {
         try playTone()
-        let python = try Receiver(.pythonOSC, seconds: 2.5)
+        let python = try Receiver(.pythonOSC)
         let run = try Tool.capture(Tool.jacktap, [
             "e2e-tone:out_1", "--osc", "127.0.0.1:\(python.port)", "--no-bundles", "--duration", "1.5", "--quiet",
         ], environment: server.environment)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let peaks = python.messages().filter { $0.address == "/jacktap/in_1/peak" }
-        XCTAssertGreaterThan(peaks.count, 20)
+        let messages = try python.messages()
+        XCTAssertEqual(messages.filter { $0.address == "/jacktap/in_1/peak" }.count, 45, "1.5 s of audio, 30 ticks a second")
+        XCTAssertTrue(messages.allSatisfy { $0.bundle == false }, "every message in a datagram of its own")
     }
 
     func testAFileAndALiveRunOfTheSameAudioGiveTheSameFigures() throws {
         let path = Tool.temporaryPath("same-audio.wav")
         defer { unlink(path) }
-        try Tool.run("sox", ["-n", "-r", "48000", "-b", "24", path, "synth", "8", "sine", "523.25", "gain", "-12"])
+        // 20 s: jack-play starts playing when it starts, and jacktap's 2 s must come after jacktap's own start,
+        // which takes many seconds of the wall clock (and of audio) on a loaded machine.
+        try Tool.run("sox", ["-n", "-r", "48000", "-b", "24", path, "synth", "20", "sine", "523.25", "gain", "-12"])
         let file = jsonLines(try Tool.run(Tool.jacktap, ["analyze", path, "--json"]))
         // jack-play (jack-tools) plays the same file into the server; jacktap taps it.
-        background.append(try startBackground("jack-play", [path], server: server))
+        _ = try background("jack-play", [path], server: server)
         let player = try waitForAnyPort(prefix: "jack-play", server: server)
         let live = try Tool.capture(Tool.jacktap, [player, "--json", "--duration", "2"], environment: server.environment)
         XCTAssertEqual(live.status, 0, live.stderr)
@@ -104,7 +100,7 @@ final class LiveOSCTests: XCTestCase {
             "e2e-tone:out_1", "--osc", "127.0.0.1:\(closed)", "--json", "--duration", "2",
         ], environment: server.environment)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertGreaterThanOrEqual(jsonLines(run.stdout).count, 55, "30 ticks per second kept coming")
+        XCTAssertEqual(tickLines(jsonLines(run.stdout)).count, 60, "all 30 ticks per second of audio came out")
     }
 
     func testAGlobConnectsEveryMatchingSourceToItsOwnInput() throws {
@@ -114,17 +110,15 @@ final class LiveOSCTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("e2e-tone:out_1 → jacktap:in_1"), run.stderr)
         XCTAssertTrue(run.stderr.contains("system:capture_2 → jacktap:in_3"), run.stderr)
-        let last = jsonLines(run.stdout).last!
+        let last = try XCTUnwrap(tickLines(jsonLines(run.stdout)).last)
         XCTAssertEqual(((last["in_1"] as! [String: Any])["note"] as! [Any])[0] as? String, "A4")
         XCTAssertNotNil(last["in_3"])
     }
 
     func testPortsListsSourcesAndConnections() throws {
         try playTone()
-        let tap = try startBackground(Tool.jacktap, ["e2e-tone:out_1", "--quiet"], server: server)
-        background.append(tap)
-        try waitForPort("jacktap:in_1", server: server)
-        usleep(300_000)
+        _ = try background(Tool.jacktap, ["e2e-tone:out_1", "--quiet"], server: server)
+        try waitForConnection("e2e-tone:out_1", "jacktap:in_1", server: server)
         let listing = try Tool.run(Tool.jacktap, ["ports"], environment: server.environment)
         let lines = listing.split(separator: "\n")
         XCTAssertTrue(lines.contains { $0.hasPrefix("system:capture_1") && $0.contains("out") && $0.contains("audio") })

@@ -170,8 +170,7 @@ final class LoudnessComplianceTests: XCTestCase {
             let runs = try all.indices.map { try LiveRun(index: $0, path: files[$0], channels: all[$0].channels.count,
                                                          arguments: arguments(all[$0]), server: server) }
             for (c, run) in zip(all, runs) {
-                let seconds = Double(c.channels[0].count) / Double(ComplianceSignals.rate)
-                c.check(aligned(ticks(run.finish(within: seconds + 60))), "live \(c.name) period \(period)")
+                c.check(aligned(ticks(run.finish())), "live \(c.name) period \(period)")
             }
         }
     }
@@ -195,13 +194,29 @@ final class LoudnessComplianceTests: XCTestCase {
                                  environment: server.environment, stdoutPath: outPath, stderrPath: errPath)
         }
 
-        /// Waits for the player, stops jacktap, returns what it printed.
-        func finish(within seconds: Double) -> String {
-            let played = player.wait(timeout: seconds)
+        /// Stops both processes if they still run (a test that failed or threw before `finish`).
+        deinit {
+            stopAndReap(player)
+            stopAndReap(tap)
+        }
+
+        /// Waits for the player to reach the end of its file, stops jacktap, returns what it printed. The audio
+        /// runs as fast as the machine lets the server run, so the wait is not bounded by the file's length on
+        /// the wall clock: it fails only when jacktap's output stops growing for `eventTimeout` seconds.
+        func finish() -> String {
+            var size = -1
+            var grown = Date()
+            while player.isRunning {
+                let now = (try? FileManager.default.attributesOfItem(atPath: outPath)[.size] as? Int) ?? 0
+                if now != size { size = now; grown = Date() }
+                if Date().timeIntervalSince(grown) > eventTimeout { break }
+                usleep(100_000)
+            }
+            let played = player.wait(timeout: 0)
             if played == nil { player.signal(SIGKILL); player.wait() }
             XCTAssertEqual(played, 0, "the player ran to the end of its file")
             tap.signal(SIGINT)
-            let stopped = tap.wait(timeout: 10)
+            let stopped = tap.wait(timeout: eventTimeout)
             if stopped == nil { tap.signal(SIGKILL); tap.wait() }
             XCTAssertEqual(stopped, 0, "jacktap stopped cleanly")
             let errors = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""

@@ -90,14 +90,14 @@ final class QLCPlusTests: XCTestCase {
 
         let server = try PrivateJackServer(rate: 48_000, period: 256)
         self.server = server
-        background.append(try startBackground(Tool.jacktap, [
+        background.append(try Tool.start(Tool.jacktap, [
             "generate", "--tone", "440", "--level", String(peak), "--name", "qlc-tone", "--duration", "120",
-        ], server: server))
+        ], environment: server.environment))
         try waitForPort("qlc-tone:out_1", server: server)
-        background.append(try startBackground(Tool.jacktap, [
+        background.append(try Tool.start(Tool.jacktap, [
             "--connect", "qlc-tone:out_*", "--osc", "127.0.0.1:\(QLCPlusConsole.oscInputPort)", "--quiet",
             "--duration", "120",
-        ] + extraArguments, server: server))
+        ] + extraArguments, environment: server.environment))
 
         // jacktap's RMS window (300 ms) fills first, so the slider climbs, then holds: wait for three equal
         // non-zero readings in a row, then judge five more.

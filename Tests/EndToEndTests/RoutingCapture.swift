@@ -14,7 +14,7 @@ struct CapturedDatagram {
 /// multicast group, optionally inside a network namespace.
 final class RoutingCapture {
     static let script = """
-        import json, socket, struct, sys
+        import json, signal, socket, struct, sys
         from pythonosc.osc_bundle import OscBundle
         from pythonosc.osc_packet import OscPacket
         host, port, group = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -28,9 +28,21 @@ final class RoutingCapture {
         if group != "-":
             s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
                          socket.inet_aton(group) + socket.inet_aton("127.0.0.1"))
+        # SIGTERM: stop waiting, print what the socket already holds (everything sent before the caller
+        # stopped us), then exit.
+        stopping = []
+        signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+        s.settimeout(0.1)
         print("ready", flush=True)
         while True:
-            data, _ = s.recvfrom(65536)
+            if stopping:
+                s.setblocking(False)
+            try:
+                data, _ = s.recvfrom(65536)
+            except (socket.timeout, BlockingIOError, InterruptedError):
+                if stopping:
+                    break
+                continue
             msgs = [[t.message.address, list(t.message.params)] for t in OscPacket(data).messages]
             print(json.dumps({"size": len(data), "bundle": OscBundle.dgram_is_bundle(data), "messages": msgs}), flush=True)
         """
@@ -52,19 +64,27 @@ final class RoutingCapture {
         } else {
             process = try Tool.start(command[0], Array(command.dropFirst()), stdoutPath: outputPath)
         }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let text = try? String(contentsOfFile: outputPath, encoding: .utf8), text.hasPrefix("ready") { return }
-            usleep(50_000)
+        let ready = waitFor(every: 0.05) {
+            ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").hasPrefix("ready")
         }
-        XCTFail("the python-osc receiver did not start")
+        if !ready {
+            stopAndReap(process)
+            throw Tool.Failed(description: "the python-osc receiver did not start within \(eventTimeout) s")
+        }
     }
 
-    /// Waits for stragglers, stops the receiver and returns what it decoded.
+    deinit {
+        stopAndReap(process)
+        unlink(outputPath)
+    }
+
+    /// Stops the receiver and returns what it decoded: on SIGTERM it prints every datagram its socket already
+    /// holds before it exits, so whatever was sent before this call is in (no pause waiting for stragglers).
     func datagrams() -> [CapturedDatagram] {
-        usleep(300_000)
-        process.signal()
-        process.wait()
+        if process.isRunning {
+            process.signal()
+            process.wait()
+        }
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         unlink(outputPath)
         return text.split(separator: "\n").dropFirst().compactMap { line in

@@ -82,6 +82,35 @@ final class ServerRestartTests: XCTestCase {
         XCTAssertTrue(tap.stderr.contains("waiting for it to come back"), tap.stderr)
     }
 
+    func testRestartsLeaveNoThreadOrDescriptorBehind() throws {
+        let log = try OSCLog()
+        started.append(log)
+        let tap = try background(["--inputs", "1", "--reconnect", "0.1", "--osc", "127.0.0.1:\(log.port)", "--quiet"])
+        var seen = try log.waitFor("/status running") { $0.address == "/jacktap/status" && "\($0.args[0])" == "running" }
+        func figures() throws -> (threads: Int, descriptors: Int) {
+            let pid = tap.process.pid
+            return (try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count,
+                    try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count)
+        }
+        let before = try figures()
+        for round in 0..<5 {
+            server.crash()
+            seen = try log.waitFor(after: seen + 1, "/status disconnected, round \(round)") {
+                $0.address == "/jacktap/status" && "\($0.args[0])" == "disconnected"
+            }
+            server = try PrivateJackServer(name: server.name, rate: 48_000, period: 256)
+            seen = try log.waitFor(after: seen + 1, "/restarted reconnect, round \(round)") {
+                $0.address == "/jacktap/restarted" && "\($0.args[0])" == "reconnect"
+            }
+        }
+        // The analysis and port threads of the last opening have started once /restarted is out; the status
+        // that follows comes from the main loop after that.
+        try log.waitFor(after: seen + 1, "/status after the last restart") { $0.address == "/jacktap/status" }
+        let after = try figures()
+        XCTAssertEqual(after.threads, before.threads, "threads before and after five restarts")
+        XCTAssertEqual(after.descriptors, before.descriptors, "descriptors before and after five restarts")
+    }
+
     func testWithNoReconnectTheServerStoppingExits74() throws {
         let tap = try background(["--inputs", "1", "--no-reconnect", "--quiet"])
         try waitForPort("jacktap:in_1", server: server, timeout: 60)

@@ -1,6 +1,7 @@
 import Foundation
 import OSC
 import Session
+import ToolSupport
 import XCTest
 
 /// The client against Tests/tools/nsm_peer.py, a server written in Python from the NSM API document: what

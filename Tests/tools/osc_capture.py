@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Receives OSC on 127.0.0.1:PORT for SECONDS and prints each message as a JSON line, decoded by python-osc
-(a decoder no one on the jacktap project wrote): {"address": ..., "args": [...], "bundle": bool}."""
+"""Receives OSC on 127.0.0.1:PORT until stopped (SIGTERM) and prints each message as a JSON line, decoded by
+python-osc (a decoder no one on the jacktap project wrote): {"address": ..., "args": [...], "bundle": bool}.
+Every line is flushed as it is printed, so the caller knows what arrived by reading the output (it sends a last
+message of its own and stops the receiver once that is printed)."""
 import json
 import socket
 import sys
@@ -11,16 +13,11 @@ from pythonosc.osc_bundle import OscBundle
 from pythonosc.osc_message import OscMessage
 from pythonosc.osc_packet import OscPacket
 
-port, seconds = int(sys.argv[1]), float(sys.argv[2])
+port = int(sys.argv[1])
 sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 sock.bind(("127.0.0.1", port))
-sock.settimeout(0.1)
-end = time.time() + seconds
-while time.time() < end:
-    try:
-        data, _ = sock.recvfrom(65536)
-    except socket.timeout:
-        continue
+while True:
+    data, _ = sock.recvfrom(65536)
     is_bundle = OscBundle.dgram_is_bundle(data)
     for timed in OscPacket(data).messages:
         message: OscMessage = timed.message

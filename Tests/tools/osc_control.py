@@ -13,8 +13,12 @@ Scenario (jacktap runs with two inputs, a programme "b" of in_2 only, and a shor
   query        /jacktap/query                     -> every reply up to "end"
   garbage      a datagram that is not OSC, an unknown address, a subscribe with bad arguments, then a query
   disconnect   /jacktap/disconnect SOURCE         -> reply, then `jack_lsp -c`
-  unsubscribe  /jacktap/unsubscribe 127.0.0.1 P   -> reply, then how many messages still arrive in 1 s
-Nothing here asserts: the Swift test does, from these lines.
+  watch        /jacktap/subscribe 127.0.0.1 W /jacktap/in_1/rms -> reply (W: a second socket, a clock in
+               ticks of audio for the next step)
+  unsubscribe  /jacktap/unsubscribe 127.0.0.1 P   -> reply, then how many messages still arrive on P while W
+               receives 30 ticks (a second of audio), after 15 ticks for those already on their way
+Nothing here asserts: the Swift test does, from these lines. Every wait ends on an event (a reply, a message);
+the time limits only bound a wait whose event never comes, and are generous for a loaded machine.
 """
 import json
 import socket
@@ -50,7 +54,7 @@ def messages(dgram):
     return [(t.message.address, list(t.message.params)) for t in OscPacket(dgram).messages]
 
 
-def request(address, args=(), timeout=5.0, until_end=False):
+def request(address, args=(), timeout=30.0, until_end=False):
     """Sends one command from the control socket; returns the argument lists of the /reply messages about it."""
     ctl.sendto(build(address, args), ("127.0.0.1", control_port))
     replies = []
@@ -110,12 +114,12 @@ def tone_held_and_ended(address, params):
     return state["tone"] and state["held"] is not None and state["held"] > -30 and state["silent_ticks"] >= SILENT_TICKS
 
 
-got = receive(20, tone_held_and_ended)
+got = receive(60, tone_held_and_ended)
 emit("receive", count=len(got), addresses=sorted({a for a, _ in got}), in_1_rms=[p[0] for a, p in got if a.endswith("in_1/rms")][-5:],
      held=state["held"], in_2_rms=state["in_2"])
 
 reply = request("/jacktap/reset")
-after = [p[0] for a, p in receive(5, lambda a, p: a.endswith("max_momentary") and p[0] == -200)
+after = [p[0] for a, p in receive(60, lambda a, p: a.endswith("max_momentary") and p[0] == -200)
          if a.endswith("max_momentary")]
 emit("reset", reply=reply, after=after)
 
@@ -128,6 +132,43 @@ emit("garbage", bad_reply=bad, query=request("/jacktap/query", until_end=True))
 
 emit("disconnect", reply=request("/jacktap/disconnect", [source]), jack_lsp=jack_connections())
 
+watch = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+watch.bind(("127.0.0.1", 0))
+emit("watch", reply=request("/jacktap/subscribe", ["127.0.0.1", watch.getsockname()[1], "/jacktap/in_1/rms"]))
+
+
+def watch_ticks(count, timeout=60.0):
+    """Waits until the watching socket has received `count` ticks (each carries in_1's RMS once); returns how
+    many it got."""
+    seen = 0
+    end = time.time() + timeout
+    while seen < count and time.time() < end:
+        watch.settimeout(max(0.01, end - time.time()))
+        try:
+            dgram, _ = watch.recvfrom(65536)
+        except socket.timeout:
+            break
+        seen += sum(1 for address, _ in messages(dgram) if address == "/jacktap/in_1/rms")
+    return seen
+
+
+def drain_data():
+    """Every message already waiting on the data socket."""
+    got = []
+    data.setblocking(False)
+    try:
+        while True:
+            got += messages(data.recvfrom(65536)[0])
+    except BlockingIOError:
+        pass
+    data.setblocking(True)
+    return got
+
+
 reply = request("/jacktap/unsubscribe", ["127.0.0.1", data_port])
-receive(0.5)  # datagrams already on their way
-emit("unsubscribe", reply=reply, later=len(receive(1.0)))
+# jacktap's analysis thread sends tick after tick: once the watcher has 15 more, any datagram to P that was on
+# its way when the unsubscribe came has been sent and sits on the data socket.
+watch_ticks(15)
+drain_data()
+watched = watch_ticks(30)
+emit("unsubscribe", reply=reply, watched=watched, later=len(drain_data()))

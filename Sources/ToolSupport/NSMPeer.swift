@@ -1,29 +1,28 @@
 import Foundation
 import Glibc
-import XCTest
 
 /// Tests/tools/nsm_peer.py, an NSM server written in Python from the API document, run as a child process:
 /// commands go to its stdin, and each message it received comes back as a JSON line on its stdout.
 ///
 /// `@unchecked Sendable`: the lines are appended by the reader thread and read by the test, both under `condition`.
-final class NSMPeer: @unchecked Sendable {
+public final class NSMPeer: @unchecked Sendable {
     /// One message the peer received.
-    struct Message: Equatable {
-        var address: String
-        var arguments: [Value]
+    public struct Message: Equatable {
+        public var address: String
+        public var arguments: [Value]
         /// `HOST:PORT` the datagram came from.
-        var from: String
+        public var from: String
     }
 
     /// An argument as the peer printed it.
-    enum Value: Equatable {
+    public enum Value: Equatable {
         case int(Int)
         case float(Double)
         case string(String)
     }
 
     /// The `osc.udp://127.0.0.1:PORT/` the peer printed; empty until it has.
-    private(set) var url = ""
+    public private(set) var url = ""
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
@@ -33,14 +32,10 @@ final class NSMPeer: @unchecked Sendable {
     /// How many of `lines` the test has consumed.
     private var consumed = 0
 
-    /// The repository root, from this file's path (Tests/SessionTests/NSMPeer.swift).
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     /// Starts the peer and waits for its `NSM_URL=` line.
-    init(timeout: Double = 10) throws {
+    public init(timeout: Double = 10) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.repository.appendingPathComponent("Tests/tools/nsm_peer.py").path]
+        process.arguments = ["python3", Tool.repositoryPath("Tests/tools/nsm_peer.py")]
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -55,13 +50,13 @@ final class NSMPeer: @unchecked Sendable {
     }
 
     /// Sends one command line (`open P D C`, `save`, `loaded`, `raw ADDRESS JSON`, `quit`).
-    func command(_ line: String) {
+    public func command(_ line: String) {
         try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Asks the peer to quit, then kills it if it has not within two seconds. SIGKILL, not SIGTERM: children
     /// started from the test runner's threads may inherit a mask that blocks SIGTERM (see OSCTests' ExternalTool).
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         command("quit")
         try? input.fileHandleForWriting.close()
@@ -72,7 +67,7 @@ final class NSMPeer: @unchecked Sendable {
     }
 
     /// The next stdout line not yet consumed, waiting up to `timeout` seconds; nil if none came.
-    func nextLine(timeout: Double) -> String? {
+    public func nextLine(timeout: Double) -> String? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -83,7 +78,7 @@ final class NSMPeer: @unchecked Sendable {
     }
 
     /// The next received message, skipping nothing: nil when the next line is not a message or none came.
-    func nextMessage(timeout: Double = 10) -> Message? {
+    public func nextMessage(timeout: Double = 10) -> Message? {
         guard let line = nextLine(timeout: timeout),
               let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let address = object["address"] as? String, let arguments = object["args"] as? [Any],
