@@ -22,9 +22,9 @@ enum ConfigFile {
         var keys: [String]
     }
 
-    /// The arguments jacktap started with, the file's tokens included, and the file (SIGHUP rereads it and
-    /// compares).
-    static let started = Mutex<(arguments: [String], file: String?)>(([], nil))
+    /// The arguments jacktap started with as given (`original`) and with the file's tokens (`arguments`), and
+    /// the file: SIGHUP expands `original` again and compares. Under NSM, the session's state file.
+    static let started = Mutex<(original: [String], arguments: [String], file: String?)>(([], [], nil))
 
     /// The long option names whose tokens differ between two expansions of the same command line.
     static func changedKeys(from old: [String], to new: [String]) -> Set<String> {
@@ -40,7 +40,7 @@ enum ConfigFile {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let expansion: Expansion
         do { expansion = try expand(arguments) } catch { error.exit() }
-        started.withLock { $0 = (expansion.arguments, expansion.file) }
+        started.withLock { $0 = (arguments, expansion.arguments, expansion.file) }
         guard let file = expansion.file else { Jacktap.main(arguments); return }
         var command: ParsableCommand
         do {

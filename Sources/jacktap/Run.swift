@@ -78,7 +78,14 @@ struct Run: ParsableCommand {
 
     func run() throws {
         SignalWaiter.install()
-        do { try session().run() } catch { error.exit() }
+        do {
+            // Under a session manager, the session says where the state is and when to open it.
+            if let url = NSMSession.url() {
+                try NSMSession(url: url).run()
+            } else {
+                try session().run()
+            }
+        } catch { error.exit() }
     }
 
     /// The live session these options describe.
@@ -96,7 +103,7 @@ struct Run: ParsableCommand {
     /// the start. Destinations, sources and globs take effect at once; any other option that changed is
     /// named and kept until a restart.
     static func reread(_ file: String) throws(Failure) -> LiveSession.Reloaded {
-        let expansion = try ConfigFile.expand(Array(CommandLine.arguments.dropFirst()))
+        let expansion = try ConfigFile.expand(ConfigFile.started.withLock { $0.original })
         let command: ParsableCommand
         do { command = try Jacktap.parseAsRoot(expansion.arguments) } catch {
             throw Failure(description: "config file '\(file)': \(Jacktap.message(for: error))", code: Failure.usage)

@@ -33,7 +33,7 @@ final class JackMetadataTests: XCTestCase {
         }
         XCTAssertTrue(pretty.contains("in_1 ← Drums L"), pretty)
 
-        let query = try Tool.capture("python3", [Tool.repositoryPath("Tests/tools/osc_query.py"), String(control)])
+        let query = try Tool.capture("python3", [Tool.repositoryPath("Tests/tools/osc_command.py"), String(control), "/jacktap/query"])
         XCTAssertEqual(query.status, 0, query.stderr)
         let items = query.stdout.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any])?.map { "\($0)" }
