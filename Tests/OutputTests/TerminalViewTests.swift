@@ -85,6 +85,22 @@ final class TerminalViewTests: XCTestCase {
         XCTAssertTrue(line.contains("LRA  4.2 LU") || line.contains("LRA  4.3 LU"), line)
     }
 
+    // MARK: Status and sources
+
+    func testTheStatusLineAndTheSelectedPortsSourceAreShownAndFollowChanges() {
+        let view = TerminalView(title: "jacktap · 48000 Hz", columns: 100, colour: false)
+        let frame = { view.render(self.snapshot(time: 0, ports: [self.port("in_1", peakDB: -6, rmsDB: -9)])) }
+        XCTAssertFalse(visibleLines(frame()).contains { $0.contains("JACK") }, "no status line before one is set")
+        view.setHeader(title: "jacktap · 44100 Hz / 512 frames", status: "JACK running · xruns 3 · overruns 0")
+        view.setSources(["in_1": "Drums L (player:out_1)"])
+        let lines = visibleLines(frame())
+        XCTAssertEqual(lines.first, "jacktap · 44100 Hz / 512 frames", "the heading follows a rate change")
+        XCTAssertEqual(lines.dropFirst().first, "JACK running · xruns 3 · overruns 0")
+        XCTAssertTrue(lines.contains("in_1 ← Drums L (player:out_1)"), "\(lines)")
+        view.setHeader(title: "jacktap · waiting for the JACK server", status: "JACK disconnected · xruns 3 · overruns 0")
+        XCTAssertEqual(visibleLines(frame()).dropFirst().first, "JACK disconnected · xruns 3 · overruns 0")
+    }
+
     // MARK: Frame
 
     func testEveryLineFitsTheColumnCount() {
