@@ -8,8 +8,6 @@ public enum JackError: Error, CustomStringConvertible, Equatable {
     case registerFailed(port: String)
     /// A source port named on the command line does not exist; `nearest` are the closest existing names.
     case noSuchPort(name: String, nearest: [String])
-    /// A glob matched no source port.
-    case nothingMatches(glob: String, available: [String])
     /// A connection failed.
     case connectFailed(source: String, destination: String)
     /// The client could not be activated.
@@ -30,9 +28,6 @@ public enum JackError: Error, CustomStringConvertible, Equatable {
         case .noSuchPort(let name, let nearest):
             let hint = nearest.isEmpty ? "the server has no audio output ports" : "nearest: " + nearest.joined(separator: ", ")
             return "no JACK port named '\(name)' (\(hint)); `jacktap ports` lists them all"
-        case .nothingMatches(let glob, let available):
-            let list = available.isEmpty ? "none" : available.prefix(8).joined(separator: ", ")
-            return "--connect '\(glob)' matches no audio output port (available: \(list))"
         case .connectFailed(let source, let destination):
             return "JACK could not connect \(source) to \(destination)"
         case .activateFailed:

@@ -34,15 +34,26 @@ struct Jacktap: ParsableCommand {
               /jacktap/<programme>/loudness/momentary f (also shortterm,
                 integrated, range, max_momentary, max_shortterm)
               /jacktap/<pair>/correlation f
+            Session (every destination):
+              /jacktap/status s i i      running|disconnected, xruns, overruns;
+                                         once a second and at each change
+              /jacktap/restarted s i i   start|reconnect|samplerate|inputs,
+                                         rate, period: loudness, maxima and
+                                         tempo start again
             dB values are floored at -200, never -inf. Each --osc destination
             has its own filter, prefix, rate, scale and smoothing
             (HOST:PORT,key=value...; see jacktap run --help). --listen PORT
             takes OSC commands (reset, subscribe, connect, query). SIGUSR1
-            resets the loudness, the maxima, the holds and the clip counts.
+            resets the loudness, the maxima, the holds and the clip counts;
+            with --config, SIGHUP rereads the file (destinations, sources,
+            globs). Globs follow ports as they come and go; when the server
+            goes away jacktap waits for it and carries on (--reconnect). With
+            NSM_URL set it joins a New Session Manager session.
 
-            Exit status: 0 done; 64 bad command line; 65 a source port or glob
-            that does not exist; 66 an unreadable or unsupported audio file;
-            69 no JACK server; 74 the JACK server stopped under jacktap.
+            Exit status: 0 done; 64 bad command line; 65 a named source port
+            that does not exist (without --wait); 66 an unreadable or
+            unsupported audio file; 69 no JACK server (without --wait); 74
+            the JACK server stopped under jacktap (with --no-reconnect).
             """,
         subcommands: [Run.self, Analyze.self, Demo.self, Ports.self, Generate.self],
         defaultSubcommand: Run.self
