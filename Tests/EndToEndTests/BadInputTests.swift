@@ -64,10 +64,10 @@ final class BadInputTests: XCTestCase {
         }
     }
 
-    func testTheServerStoppingUnderJacktapIsAClearNonZeroExit() throws {
+    func testWithNoReconnectTheServerStoppingUnderJacktapIsAClearNonZeroExit() throws {
         let errPath = Tool.temporaryPath("stopping.err")
         defer { unlink(errPath) }
-        let process = try background(Tool.jacktap, ["--inputs", "1"], server: server, stderrPath: errPath)
+        let process = try background(Tool.jacktap, ["--inputs", "1", "--no-reconnect"], server: server, stderrPath: errPath)
         try waitForPort("jacktap:in_1", server: server)
         server.stop()
         XCTAssertTrue(waitFor { !process.isRunning }, "jacktap did not hang")

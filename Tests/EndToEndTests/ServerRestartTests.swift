@@ -111,13 +111,6 @@ final class ServerRestartTests: XCTestCase {
         XCTAssertEqual(after.descriptors, before.descriptors, "descriptors before and after five restarts")
     }
 
-    func testWithNoReconnectTheServerStoppingExits74() throws {
-        let tap = try background(["--inputs", "1", "--no-reconnect", "--quiet"])
-        try waitForPort("jacktap:in_1", server: server, timeout: 60)
-        server.stop()
-        XCTAssertEqual(tap.process.wait(timeout: 60), 74)
-    }
-
     func testAGlobWaitsForAPortStartedLaterAndReconnectsItWhenItComesBack() throws {
         let log = try OSCLog()
         started.append(log)
