@@ -111,6 +111,10 @@ public final class JackClient {
         JackCalls.onShutdown(handle, callback, argument)
     }
 
+    func onSampleRate(_ callback: JackSampleRateCallback, _ argument: UnsafeMutableRawPointer) {
+        JackCalls.onSampleRate(handle, callback, argument)
+    }
+
     func setNotifications(_ argument: UnsafeMutableRawPointer) { JackCalls.setNotifications(handle, argument) }
 }
 

@@ -14,6 +14,8 @@ struct GeneratorProcessState {
     var serverGone: UnsafeMutablePointer<Atomic<Int>>
     /// Frames rendered so far (written by the callback only).
     var rendered: UnsafeMutablePointer<Atomic<Int>>
+    /// The sample rate the server last announced (its sample-rate callback), Hz.
+    var announcedRate: UnsafeMutablePointer<Atomic<Int>>
     /// Frames of signal to play; every frame after them is silence (`generate --duration`, in audio).
     var frameLimit: Int = .max
 }
@@ -23,6 +25,13 @@ func jacktapGeneratorShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CCh
                               _ argument: UnsafeMutableRawPointer?) {
     let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: GeneratorProcessState.self)
     state.pointee.serverGone.pointee.store(1, ordering: .releasing)
+}
+
+/// Called by libjack when the server's sample rate changes: only stores it; the next period renders at it.
+func jacktapGeneratorSampleRate(_ rate: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: GeneratorProcessState.self)
+    state.pointee.announcedRate.pointee.store(Int(rate), ordering: .releasing)
+    return 0
 }
 
 /// Renders the test signal into the first output and copies it to the others, or plays the clip.
@@ -41,6 +50,10 @@ func jacktapGeneratorProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutable
         clip.advance(from: start, by: count)
         silenceAfterLimit(state, count: count)
         return 0
+    }
+    let rate = state.pointee.announcedRate.pointee.load(ordering: .acquiring)
+    if rate > 0, Double(rate) != state.pointee.signal.pointee.sampleRate {
+        state.pointee.signal.pointee.follow(sampleRate: Double(rate))
     }
     let first = jack_port_get_buffer(ports[0], frames).unsafelyUnwrapped.assumingMemoryBound(to: Float.self)
     state.pointee.signal.pointee.render(into: first, count: count)
@@ -92,6 +105,7 @@ public final class LiveGenerator {
     let outputCount: Int
     let serverGone: UnsafeMutablePointer<Atomic<Int>>
     let rendered: UnsafeMutablePointer<Atomic<Int>>
+    let announcedRate: UnsafeMutablePointer<Atomic<Int>>
     var stopped = false
 
     let clip: PlanarClip?
@@ -118,10 +132,14 @@ public final class LiveGenerator {
         serverGone.initialize(to: Atomic(0))
         rendered = .allocate(capacity: 1)
         rendered.initialize(to: Atomic(0))
+        announcedRate = .allocate(capacity: 1)
+        announcedRate.initialize(to: Atomic(client.sampleRate))
         state.initialize(to: GeneratorProcessState(ports: ports, portCount: outputCount, signal: signal,
-                                                   clip: clip, serverGone: serverGone, rendered: rendered))
+                                                   clip: clip, serverGone: serverGone, rendered: rendered,
+                                                   announcedRate: announcedRate))
         client.setProcess(jacktapGeneratorProcess, UnsafeMutableRawPointer(state))
         client.onShutdown(jacktapGeneratorShutdown, UnsafeMutableRawPointer(state))
+        client.onSampleRate(jacktapGeneratorSampleRate, UnsafeMutableRawPointer(state))
     }
 
     deinit {
@@ -132,6 +150,8 @@ public final class LiveGenerator {
         serverGone.deallocate()
         rendered.deinitialize(count: 1)
         rendered.deallocate()
+        announcedRate.deinitialize(count: 1)
+        announcedRate.deallocate()
         signal.deinitialize(count: 1)
         signal.deallocate()
         ports.deallocate()

@@ -15,7 +15,7 @@ public struct TestSignal: Sendable {
     /// The signal played.
     public let kind: Kind
     /// The sample rate it is rendered at (from JACK, never a constant).
-    public let sampleRate: Double
+    public private(set) var sampleRate: Double
     var sampleIndex: Int = 0
     var noiseState: UInt32 = 0x1234_5678
 
@@ -23,6 +23,14 @@ public struct TestSignal: Sendable {
     public init(kind: Kind, sampleRate: Double) {
         self.kind = kind
         self.sampleRate = sampleRate
+    }
+
+    /// Renders at `rate` from now on, carrying on from the same instant (the server changed its rate:
+    /// PipeWire's clock.force-rate). Arithmetic only: the real-time callback calls it.
+    public mutating func follow(sampleRate rate: Double) {
+        // Truncation, not rounded(): round() is a libm call the callback checker does not allow.
+        sampleIndex = Int(Double(sampleIndex) * rate / sampleRate + 0.5)
+        sampleRate = rate
     }
 
     /// Seconds rendered so far.
