@@ -54,8 +54,11 @@ enum JackCalls {
         jack_set_process_callback(client, callback, argument)
     }
 
+    /// Both shutdown callbacks: jackd2 calls only the info one when both are set (jack.h); PipeWire's libjack
+    /// 0.3.65 calls only the plain one.
     static func onShutdown(_ client: OpaquePointer, _ callback: JackInfoShutdownCallback,
-                           _ argument: UnsafeMutableRawPointer) {
+                           plain: JackShutdownCallback, _ argument: UnsafeMutableRawPointer) {
+        jack_on_shutdown(client, plain, argument)
         jack_on_info_shutdown(client, callback, argument)
     }
 
@@ -66,7 +69,7 @@ enum JackCalls {
 
     /// Sets every notification callback of `JackNotifications.swift` (before activation, as libjack requires).
     static func setNotifications(_ client: OpaquePointer, _ argument: UnsafeMutableRawPointer) {
-        jack_on_info_shutdown(client, jacktapNotifyShutdown, argument)
+        onShutdown(client, jacktapNotifyShutdown, plain: jacktapNotifyShutdownPlain, argument)
         _ = jack_set_sample_rate_callback(client, jacktapNotifySampleRate, argument)
         _ = jack_set_buffer_size_callback(client, jacktapNotifyBufferSize, argument)
         _ = jack_set_xrun_callback(client, jacktapNotifyXrun, argument)

@@ -107,8 +107,8 @@ public final class JackClient {
         _ = JackCalls.setProcess(handle, callback, argument)
     }
 
-    func onShutdown(_ callback: JackInfoShutdownCallback, _ argument: UnsafeMutableRawPointer) {
-        JackCalls.onShutdown(handle, callback, argument)
+    func onShutdown(_ callback: JackInfoShutdownCallback, plain: JackShutdownCallback, _ argument: UnsafeMutableRawPointer) {
+        JackCalls.onShutdown(handle, callback, plain: plain, argument)
     }
 
     func onSampleRate(_ callback: JackSampleRateCallback, _ argument: UnsafeMutableRawPointer) {

@@ -27,6 +27,12 @@ func jacktapGeneratorShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CCh
     state.pointee.serverGone.pointee.store(1, ordering: .releasing)
 }
 
+/// jack_on_shutdown's form, which PipeWire's libjack (0.3.65) calls instead of the info one.
+func jacktapGeneratorShutdownPlain(_ argument: UnsafeMutableRawPointer?) {
+    let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: GeneratorProcessState.self)
+    state.pointee.serverGone.pointee.store(1, ordering: .releasing)
+}
+
 /// Called by libjack when the server's sample rate changes: only stores it; the next period renders at it.
 func jacktapGeneratorSampleRate(_ rate: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
     let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: GeneratorProcessState.self)
@@ -138,7 +144,7 @@ public final class LiveGenerator {
                                                    clip: clip, serverGone: serverGone, rendered: rendered,
                                                    announcedRate: announcedRate))
         client.setProcess(jacktapGeneratorProcess, UnsafeMutableRawPointer(state))
-        client.onShutdown(jacktapGeneratorShutdown, UnsafeMutableRawPointer(state))
+        client.onShutdown(jacktapGeneratorShutdown, plain: jacktapGeneratorShutdownPlain, UnsafeMutableRawPointer(state))
         client.onSampleRate(jacktapGeneratorSampleRate, UnsafeMutableRawPointer(state))
     }
 

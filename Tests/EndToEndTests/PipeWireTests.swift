@@ -1,0 +1,113 @@
+import Foundation
+import ToolSupport
+import XCTest
+
+/// jacktap on PipeWire's JACK, a private PipeWire daemon (its Dummy-Driver, no sound card) started and
+/// stopped by the test, clients through PipeWire's libjack as pw-jack sets it up: the same figures as on
+/// jackd2, a sample-rate change followed without a wrong figure, a period change, the daemon restarted.
+final class PipeWireTests: XCTestCase {
+    var pipewire: PrivatePipeWire!
+    var started: [BackgroundJacktap] = []
+    var log: OSCLog!
+
+    override func setUpWithError() throws {
+        pipewire = try PrivatePipeWire()
+        log = try OSCLog()
+    }
+
+    override func tearDown() {
+        for process in started { process.stop() }
+        log.stop()
+        pipewire.stop()
+    }
+
+    func background(_ arguments: [String]) throws -> BackgroundJacktap {
+        let process = try BackgroundJacktap(arguments, environment: pipewire.environment)
+        started.append(process)
+        return process
+    }
+
+    func waitForPort(_ name: String) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let ports = try Tool.capture("jack_lsp", [], environment: pipewire.environment).stdout
+            if ports.split(separator: "\n").contains(Substring(name)) { return }
+            usleep(50_000)
+        }
+        throw Tool.Failed(description: "\(name) did not appear on PipeWire")
+    }
+
+    func restarted(_ reason: String, _ rate: Int) -> (ReceivedMessage) -> Bool {
+        { $0.address == "/jacktap/restarted" && $0.args.count == 3 && "\($0.args[0])" == reason && "\($0.args[1])" == "\(rate)" }
+    }
+
+    /// The tone's figures on every tick between `from` and `to` (message indices): -6.02 dBFS peaks, A4
+    /// notes, 440 ± 1 Hz; `settle` ticks are skipped first (the RMS and pitch windows fill).
+    func assertTone(_ messages: ArraySlice<ReceivedMessage>, settle: Int, _ context: String) {
+        let peaks = messages.filter { $0.address == "/jacktap/in_1/peak" }.dropFirst(settle).map { $0.floats[0] }
+        XCTAssertGreaterThan(peaks.count, 5, context)
+        XCTAssertTrue(peaks.allSatisfy { abs($0 - -6.02) <= 0.05 }, "\(context): peaks \(peaks)")
+        let notes = messages.filter { $0.address == "/jacktap/in_1/note" }
+        XCTAssertTrue(notes.allSatisfy { "\($0.args[0])" == "A4" }, "\(context): \(notes.map { "\($0.args[0])" })")
+        let pitches = messages.filter { $0.address == "/jacktap/in_1/pitch" }.map { $0.floats[0] }
+        XCTAssertTrue(pitches.allSatisfy { abs($0 - 440) <= 1 }, "\(context): pitches \(pitches)")
+    }
+
+    func testARateChangeUnderRunningJacktapIsFollowedWithoutAWrongFigure() throws {
+        _ = try background(["generate", "--tone", "440", "--level", "-6.0206", "--name", "gen"])
+        try waitForPort("gen:out_1")
+        let tap = try background(["--connect", "gen:*", "--osc", "127.0.0.1:\(log.port)"])
+        let start = try log.waitFor("/restarted start at 48 kHz", restarted("start", 48_000))
+        let firstNote = try log.waitFor(after: start, "A4 at 48 kHz") { $0.address == "/jacktap/in_1/note" }
+        try log.waitFor(after: firstNote, "30 ticks at 48 kHz") { _ in
+            log.messages[firstNote...].filter { $0.address == "/jacktap/in_1/peak" }.count >= 30
+        }
+
+        try pipewire.setRate(44_100)
+        let change = try log.waitFor(after: firstNote, "/restarted samplerate 44100", restarted("samplerate", 44_100))
+        // One second of ticks after the change.
+        try log.waitFor(after: change, "30 ticks at 44.1 kHz") { _ in
+            log.messages[change...].filter { $0.address == "/jacktap/in_1/peak" }.count >= 30
+        }
+        let messages = log.messages
+        assertTone(messages[firstNote..<change], settle: 0, "at 48 kHz, up to the change")
+        // The first ticks after the change carry no pitch until the window has filled: never a wrong one.
+        assertTone(messages[change...], settle: 3, "at 44.1 kHz")
+        let after = messages[change...].filter { $0.address == "/jacktap/in_1/note" }
+        let firstA4 = try XCTUnwrap(messages[change...].firstIndex { $0.address == "/jacktap/in_1/note" })
+        let ticksBefore = messages[change..<firstA4].filter { $0.address == "/jacktap/in_1/peak" }.count
+        XCTAssertLessThanOrEqual(ticksBefore, 30, "A4 within 1 s of the rate change")
+        XCTAssertFalse(after.isEmpty)
+
+        // A period change needs nothing rebuilt: the figures go on.
+        try pipewire.setQuantum(512)
+        let count = log.messages.count
+        try log.waitFor(after: count, "30 ticks after the period change") { _ in
+            log.messages[count...].filter { $0.address == "/jacktap/in_1/peak" }.count >= 30
+        }
+        assertTone(log.messages[count...], settle: 0, "after the period change")
+        XCTAssertEqual(tap.stop(), 0, tap.stderr)
+        XCTAssertTrue(tap.stderr.contains("analysis restarted (samplerate): 44100 Hz"), tap.stderr)
+    }
+
+    func testPipeWireRestartedUnderJacktapIsWaitedForAndTheSourceReconnected() throws {
+        var generator = try background(["generate", "--tone", "440", "--level", "-6.0206", "--name", "gen"])
+        try waitForPort("gen:out_1")
+        let tap = try background(["--connect", "gen:*", "--osc", "127.0.0.1:\(log.port)", "--reconnect", "0.2"])
+        let first = try log.waitFor("A4 before the restart") { $0.address == "/jacktap/in_1/note" }
+        generator.stop()
+        try pipewire.restart()
+        let lost = try log.waitFor(after: first, "/status disconnected") {
+            $0.address == "/jacktap/status" && "\($0.args[0])" == "disconnected"
+        }
+        let back = try log.waitFor(after: lost, "/restarted reconnect", restarted("reconnect", 48_000))
+        generator = try background(["generate", "--tone", "440", "--level", "-6.0206", "--name", "gen"])
+        try tap.waitForStderr("gen:out_1 → jacktap:in_1")
+        let note = try log.waitFor(after: back, "A4 after the restart") { $0.address == "/jacktap/in_1/note" }
+        try log.waitFor(after: note, "30 ticks after the restart") { _ in
+            log.messages[note...].filter { $0.address == "/jacktap/in_1/peak" }.count >= 30
+        }
+        assertTone(log.messages[note...], settle: 0, "after PipeWire restarted")
+        XCTAssertEqual(tap.stop(), 0, tap.stderr)
+    }
+}
