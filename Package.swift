@@ -24,11 +24,11 @@ let package = Package(
         .target(name: "Spawn"),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
         .target(name: "Output", dependencies: ["Analysis", "DSP", "OSC"]),
-        .target(name: "JackHost", dependencies: ["CJack", "DSP"]),
+        .target(name: "JackHost", dependencies: ["CJack", "DSP", "Spawn"]),
         // `--listen`: OSC control input (subscribe, reset, connect, query); see Sources/Control.
-        .target(name: "Control", dependencies: ["OSC", "Output", "JackHost"]),
+        .target(name: "Control", dependencies: ["OSC", "Output", "JackHost", "Spawn"]),
         // NSM (New Session Manager) client: announce, open/save requests and replies; see Sources/Session.
-        .target(name: "Session", dependencies: ["OSC"]),
+        .target(name: "Session", dependencies: ["OSC", "Spawn"]),
         .executableTarget(
             name: "jacktap",
             dependencies: [

@@ -1,3 +1,4 @@
+import Spawn
 import Dispatch
 import Foundation
 import OSC
@@ -20,10 +21,7 @@ public final class ControlServer: @unchecked Sendable {
     let session: ControlSession
     let endpoint: UDPEndpoint
     let buffer: UnsafeMutableRawBufferPointer
-    let stopRequested = Atomic<Bool>(false)
-    let finished = DispatchSemaphore(value: 0)
-    private let started = Atomic<Bool>(false)
-    private let stopped = Atomic<Bool>(false)
+    private let worker = WorkerThread(name: "jacktap-control")
     private let packets = Atomic<Int>(0)
     private let malformed = Atomic<Int>(0)
     private let unknown = Atomic<Int>(0)
@@ -57,20 +55,12 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Starts the receiving thread.
     public func start() {
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "jacktap-control"
-        thread.start()
+        worker.start { [self] in run() }
     }
 
     /// Asks the thread to finish and waits until it has (at most about ``receiveTimeout``). Safe to call twice.
     public func stop() {
-        guard started.load(ordering: .acquiring), !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        stopRequested.store(true, ordering: .releasing)
-        finished.wait()
+        worker.stop()
     }
 
     /// What has been received so far.
@@ -85,7 +75,7 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     func run() {
-        while !stopRequested.load(ordering: .acquiring) {
+        while !worker.isStopping {
             switch endpoint.receive(into: buffer) {
             case .nothing:
                 continue

@@ -1,3 +1,4 @@
+import Spawn
 import Foundation
 import Synchronization
 
@@ -17,9 +18,7 @@ public final class PortFollower: @unchecked Sendable {
     let plan: SharedSourcePlan
     let settle: Double
     let report: @Sendable (String) -> Void
-    private let stopRequested = Atomic<Bool>(false)
-    private let started = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker = WorkerThread(name: "jacktap-ports")
     private let moreInputs = Atomic<Bool>(false)
     private let labelsValue = Mutex<[String: String]>([:])
     private let labelRevision = Atomic<Int>(0)
@@ -108,26 +107,20 @@ public final class PortFollower: @unchecked Sendable {
 
     /// Starts following on a thread of its own.
     public func start() {
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in
-            while !stopRequested.load(ordering: .acquiring), !live.serverStopped {
+        worker.start { [self] in
+            while !worker.isStopping, !live.serverStopped {
                 guard live.waitForGraphChange(timeout: 0.25) else { continue }
-                guard !stopRequested.load(ordering: .acquiring), !live.serverStopped else { break }
+                guard !worker.isStopping, !live.serverStopped else { break }
                 // Wait out the burst: a client registers its ports and connects them in quick succession.
                 usleep(useconds_t(settle * 1e6))
                 live.drainGraphChanges()
                 reconcile()
             }
-            finished.signal()
         }
-        thread.name = "jacktap-ports"
-        thread.start()
     }
 
     /// Stops the thread and waits for it (before the client closes). Safe to call when not started.
     public func stop() {
-        guard started.load(ordering: .acquiring), !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        live.wakeGraphWaiters()
-        finished.wait()
+        worker.stop(wake: live.wakeGraphWaiters)
     }
 }

@@ -1,3 +1,4 @@
+import Spawn
 import Foundation
 import OSC
 import Synchronization
@@ -47,10 +48,7 @@ public final class NSMClient: @unchecked Sendable {
     private let queue = NSCondition()
     /// Guarded by `queue`.
     private var pending: [NSMEvent] = []
-    private let stopRequested = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private let started = Atomic<Bool>(false)
-    private let stopped = Atomic<Bool>(false)
+    private let worker = WorkerThread(name: "jacktap-nsm")
     private let packets = Atomic<Int>(0)
     private let malformed = Atomic<Int>(0)
     private let unknown = Atomic<Int>(0)
@@ -99,20 +97,12 @@ public final class NSMClient: @unchecked Sendable {
 
     /// Starts the receiving thread.
     public func start() {
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "jacktap-nsm"
-        thread.start()
+        worker.start { [self] in run() }
     }
 
     /// Asks the thread to finish and waits until it has (at most about ``receiveTimeout``). Safe to call twice.
     public func stop() {
-        guard started.load(ordering: .acquiring), !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        stopRequested.store(true, ordering: .releasing)
-        finished.wait()
+        worker.stop()
     }
 
     /// The events received since the last call, oldest first; empty when there are none. Never blocks for
@@ -213,7 +203,7 @@ public final class NSMClient: @unchecked Sendable {
     }
 
     private func run() {
-        while !stopRequested.load(ordering: .acquiring) {
+        while !worker.isStopping {
             switch endpoint.receive(into: buffer) {
             case .nothing:
                 continue

@@ -1,3 +1,4 @@
+import Spawn
 import Analysis
 import Dispatch
 import Foundation
@@ -29,9 +30,8 @@ final class AnalysisLoop: @unchecked Sendable {
     private var analysedBefore = 0.0
     private let analysedBits = Atomic<UInt64>(0)
     private let limitReached = Atomic<Bool>(false)
-    private let stopRequested = Atomic<Bool>(false)
     private let resetRequested = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker = WorkerThread(name: "jacktap-analysis")
 
     init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, makeEngine: @escaping (Double) -> AnalysisEngine,
          restarted: @escaping (String, Int) -> Void) {
@@ -57,9 +57,7 @@ final class AnalysisLoop: @unchecked Sendable {
     func requestReset() { resetRequested.store(true, ordering: .releasing) }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "jacktap-analysis"
-        thread.start()
+        worker.start { [self] in run() }
     }
 
     private func applyLimit() {
@@ -68,7 +66,7 @@ final class AnalysisLoop: @unchecked Sendable {
     }
 
     private func run() {
-        while !stopRequested.load(ordering: .acquiring), !live.serverStopped {
+        while !worker.isStopping, !live.serverStopped {
             guard live.waitForFrames(timeout: 0.25) else { continue }
             let rate = live.sampleRate
             if rate > 0, Double(rate) != engine.sampleRate {
@@ -85,7 +83,6 @@ final class AnalysisLoop: @unchecked Sendable {
         // A last snapshot with whatever arrived since the last tick: the final figures of this opening.
         let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
         sinks.publish(engine.finishOutputs(), clock: clock)
-        finished.signal()
     }
 
     /// A new engine at `rate`; the frames waiting in the ring are dropped unread.
@@ -105,8 +102,6 @@ final class AnalysisLoop: @unchecked Sendable {
 
     /// Asks the thread to finish and waits until it has.
     func stop() {
-        stopRequested.store(true, ordering: .releasing)
-        live.wakeWaiters()
-        finished.wait()
+        worker.stop(wake: live.wakeWaiters)
     }
 }

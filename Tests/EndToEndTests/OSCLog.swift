@@ -5,19 +5,40 @@ import XCTest
 /// oscdump (liblo) listening on a free port for the whole of a test, its lines read while it runs, so a test
 /// can wait for a message (a status, a restart, the first correct note) instead of for a time.
 final class OSCLog {
-    let port = Tool.freeUDPPort()
-    private let process: ChildProcess
-    private let path: String
+    private(set) var port: UInt16 = 0
+    private var process: ChildProcess!
+    private var path = ""
+    private var errorPath = ""
 
+    /// Starts oscdump and waits until its port is bound. Seen once in many runs on a busy machine: an oscdump
+    /// that runs and never binds; a fresh one on a fresh port is then started (three tries, 20 s each).
     init() throws {
-        path = Tool.temporaryPath("osclog-\(port).txt")
-        unlink(path)
-        // -L: line-buffered, so every message is in the file as soon as it arrives (ecosystem.md).
-        process = try Tool.start("oscdump", ["-L", String(port)], stdoutPath: path)
-        try Receiver.waitUntilBound(port: port, timeout: 60)
+        var failures = [String]()
+        for _ in 0..<3 {
+            port = Tool.freeUDPPort()
+            path = Tool.temporaryPath("osclog-\(port).txt")
+            errorPath = path + ".err"
+            unlink(path)
+            unlink(errorPath)
+            // -L: line-buffered, so every message is in the file as soon as it arrives (ecosystem.md).
+            process = try Tool.start("oscdump", ["-L", String(port)], stdoutPath: path, stderrPath: errorPath)
+            do {
+                try Receiver.waitUntilBound(port: port, timeout: 20)
+                return
+            } catch {
+                let said = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+                failures.append("\(error) (oscdump \(process.isRunning ? "running" : "exited"): \(said))")
+                stop()
+            }
+        }
+        throw Tool.Failed(description: failures.joined(separator: "; "))
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        unlink(path)
+        unlink(errorPath)
+    }
 
     /// Stops oscdump (idempotent); the lines stay readable.
     func stop() {
