@@ -52,11 +52,20 @@ final class Receiver {
     /// Waits until a UDP socket is bound to `port` (listed in /proc/net/udp or udp6), so that nothing sent to it
     /// is lost while the receiver is still starting (python-osc takes a second to import on a quiet machine,
     /// many on a loaded one: the wait ends as soon as it is bound, the limit is only for a receiver that never is).
+    /// The whole of a /proc file. Not String(contentsOfFile:): Foundation reads a /proc file (whose size is
+    /// 0) only up to its first 4 KiB, about 30 sockets of /proc/net/udp, so a receiver bound while a busy
+    /// machine had more sockets open was never seen (the "receiver not bound within 15 s" of loaded runs).
+    static func wholeProcFile(_ path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+    }
+
     static func waitUntilBound(port: UInt16, timeout: Double = eventTimeout) throws {
         let hex = String(format: ":%04X ", port)
         let bound = waitFor(timeout: timeout, every: 0.02) {
             ["/proc/net/udp", "/proc/net/udp6"].contains { table in
-                let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+                let text = Receiver.wholeProcFile(table)
                 // Column 2 is local_address "IP:PORT".
                 return text.split(separator: "\n").dropFirst().contains { line in
                     line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first

@@ -10,28 +10,20 @@ final class OSCLog {
     private var path = ""
     private var errorPath = ""
 
-    /// Starts oscdump and waits until its port is bound. Seen once in many runs on a busy machine: an oscdump
-    /// that runs and never binds; a fresh one on a fresh port is then started (three tries, 20 s each).
+    /// Starts oscdump and waits until its port is bound.
     init() throws {
-        var failures = [String]()
-        for _ in 0..<3 {
-            port = Tool.freeUDPPort()
-            path = Tool.temporaryPath("osclog-\(port).txt")
-            errorPath = path + ".err"
-            unlink(path)
-            unlink(errorPath)
-            // -L: line-buffered, so every message is in the file as soon as it arrives (ecosystem.md).
-            process = try Tool.start("oscdump", ["-L", String(port)], stdoutPath: path, stderrPath: errorPath)
-            do {
-                try Receiver.waitUntilBound(port: port, timeout: 20)
-                return
-            } catch {
-                let said = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-                failures.append("\(error) (oscdump \(process.isRunning ? "running" : "exited"): \(said))")
-                stop()
-            }
+        port = Tool.freeUDPPort()
+        path = Tool.temporaryPath("osclog-\(port).txt")
+        errorPath = path + ".err"
+        unlink(path)
+        unlink(errorPath)
+        // -L: line-buffered, so every message is in the file as soon as it arrives (ecosystem.md).
+        process = try Tool.start("oscdump", ["-L", String(port)], stdoutPath: path, stderrPath: errorPath)
+        do { try Receiver.waitUntilBound(port: port, timeout: 60) } catch {
+            let said = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+            stop()
+            throw Tool.Failed(description: "\(error) (oscdump \(process.isRunning ? "running" : "exited"): \(said))")
         }
-        throw Tool.Failed(description: failures.joined(separator: "; "))
     }
 
     deinit {
