@@ -195,7 +195,9 @@ struct LiveSession {
         var said = !first
         while true {
             do { return try JackClient(name: clientName) } catch {
-                guard !first || wait else { throw Failure(description: error.description, code: Failure.noServer) }
+                guard !first || wait else {
+                    throw Failure(description: error.description + " (--wait waits for one)", code: Failure.noServer)
+                }
                 if !said {
                     controls.parts.say("no JACK server yet; waiting for one (trying every \(Self.seconds(reconnect ?? 1)))")
                     said = true

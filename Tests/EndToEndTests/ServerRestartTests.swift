@@ -143,6 +143,20 @@ final class ServerRestartTests: XCTestCase {
         try log.waitFor("A4 once the named source exists", Self.isNote("A4"))
     }
 
+    func testAServerThatNeverComesIsWaitedForQuietlyAndCtrlCStillExitsCleanly() throws {
+        server.stop()
+        let log = try OSCLog()
+        started.append(log)
+        let tap = try background(["--inputs", "1", "--wait", "--reconnect", "0.1", "--osc", "127.0.0.1:\(log.port)"])
+        // Three statuses, a second apart, are twenty tries at 0.1 s: still one line on stderr.
+        try log.waitFor("three /status disconnected") { _ in
+            log.messages.filter { $0.address == "/jacktap/status" && "\($0.args[0])" == "disconnected" }.count >= 3
+        }
+        tap.process.signal(SIGINT)
+        XCTAssertEqual(tap.process.wait(timeout: 60), 0, tap.stderr)
+        XCTAssertEqual(tap.stderr.components(separatedBy: "waiting for one").count - 1, 1, tap.stderr)
+    }
+
     func testWaitWaitsForAServerThatIsNotRunningYet() throws {
         let name = server.name
         server.stop()
