@@ -28,15 +28,17 @@ struct JackNotifications: ~Copyable {
 }
 
 func jacktapNotifyShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ argument: UnsafeMutableRawPointer?) {
-    let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: JackNotifications.self)
-    state.pointee.serverGone.store(1, ordering: .releasing)
-    sem_post(state.pointee.analysisWake)
-    sem_post(state.pointee.graphWake)
+    jacktapNotifyServerGone(argument)
 }
 
 /// jack_on_shutdown's form: PipeWire's libjack (0.3.65) reports a daemon that went away only through it,
 /// jackd2 only through jack_on_info_shutdown when both are set (jack.h), so both are set and do the same.
 func jacktapNotifyShutdownPlain(_ argument: UnsafeMutableRawPointer?) {
+    jacktapNotifyServerGone(argument)
+}
+
+@inline(__always)
+func jacktapNotifyServerGone(_ argument: UnsafeMutableRawPointer?) {
     let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: JackNotifications.self)
     state.pointee.serverGone.store(1, ordering: .releasing)
     sem_post(state.pointee.analysisWake)
