@@ -20,15 +20,15 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "DSP"),
         .target(name: "Analysis", dependencies: ["DSP", "CFFTW"]),
-        .target(name: "OSC"),
+        .target(name: "OSC", dependencies: ["Spawn"]),
         .target(name: "Spawn"),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
         .target(name: "Output", dependencies: ["Analysis", "DSP", "OSC"]),
         .target(name: "JackHost", dependencies: ["CJack", "DSP", "Spawn"]),
         // `--listen`: OSC control input (subscribe, reset, connect, query); see Sources/Control.
-        .target(name: "Control", dependencies: ["OSC", "Output", "JackHost", "Spawn"]),
+        .target(name: "Control", dependencies: ["OSC", "Output", "JackHost"]),
         // NSM (New Session Manager) client: announce, open/save requests and replies; see Sources/Session.
-        .target(name: "Session", dependencies: ["OSC", "Spawn"]),
+        .target(name: "Session", dependencies: ["OSC"]),
         .executableTarget(
             name: "jacktap",
             dependencies: [

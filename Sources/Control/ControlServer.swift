@@ -1,4 +1,3 @@
-import Spawn
 import Dispatch
 import Foundation
 import OSC
@@ -14,14 +13,13 @@ import Synchronization
 /// sender that does not read them cannot stall the thread. The thread never touches JACK's real-time thread
 /// or the analysis thread; it shares only the router's mutex and the engine's reset flag with them.
 ///
-/// `@unchecked Sendable`: the receive buffer is used by the server's thread only; the counts are atomics.
+/// `@unchecked Sendable`: the counts are atomics; the receive loop owns its buffer.
 public final class ControlServer: @unchecked Sendable {
     /// The address the socket is bound to (with the port the kernel chose when 0 was asked for).
     public var boundAddress: ControlPeer { endpoint.localAddress }
     let session: ControlSession
     let endpoint: UDPEndpoint
-    let buffer: UnsafeMutableRawBufferPointer
-    private let worker = WorkerThread(name: "jacktap-control")
+    private let receiver: UDPReceiveLoop
     private let packets = Atomic<Int>(0)
     private let malformed = Atomic<Int>(0)
     private let unknown = Atomic<Int>(0)
@@ -30,8 +28,6 @@ public final class ControlServer: @unchecked Sendable {
 
     /// How long a receive waits before the thread checks for a stop request, seconds.
     public static let receiveTimeout = 0.1
-    /// Largest datagram taken whole: the largest UDP payload over IPv4 or IPv6 fits.
-    public static let bufferSize = 65_536
 
     /// Binds a UDP socket to `listen` (the first IPv4, else IPv6, address it resolves to). Does not start
     /// receiving until ``start()``.
@@ -45,23 +41,21 @@ public final class ControlServer: @unchecked Sendable {
             }
         }
         self.session = session
-        buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+        receiver = UDPReceiveLoop(endpoint: endpoint, threadName: "jacktap-control")
     }
 
-    deinit {
-        stop()
-        buffer.deallocate()
-    }
+    deinit { stop() }
 
     /// Starts the receiving thread.
     public func start() {
-        worker.start { [self] in run() }
+        receiver.start { [self] bytes, peer in
+            packets.add(1, ordering: .relaxed)
+            handle(bytes, from: peer)
+        }
     }
 
     /// Asks the thread to finish and waits until it has (at most about ``receiveTimeout``). Safe to call twice.
-    public func stop() {
-        worker.stop()
-    }
+    public func stop() { receiver.stop() }
 
     /// What has been received so far.
     public var counts: ControlCounts {
@@ -74,28 +68,12 @@ public final class ControlServer: @unchecked Sendable {
         return counts
     }
 
-    func run() {
-        while !worker.isStopping {
-            switch endpoint.receive(into: buffer) {
-            case .nothing:
-                continue
-            case .failed:
-                // Not expected on a bound UDP socket; waiting keeps a persistent error from spinning a core.
-                usleep(10_000)
-            case .datagram(let count, let peer):
-                packets.add(1, ordering: .relaxed)
-                handle(UnsafeRawBufferPointer(rebasing: buffer[0..<min(count, buffer.count)]),
-                       oversize: count > buffer.count, from: peer)
-            }
-        }
-    }
-
     /// Decodes one datagram and answers each control message in it, in order (a bundle's time tag is not
     /// waited for: commands act at once).
-    func handle(_ bytes: UnsafeRawBufferPointer, oversize: Bool, from peer: ControlPeer) {
-        // Cut short by the buffer, it is not the packet that was sent: counted as malformed like an
+    func handle(_ bytes: UnsafeRawBufferPointer?, from peer: ControlPeer) {
+        // Cut short by the buffer (nil), it is not the packet that was sent: counted as malformed like an
         // undecodable one, without decoding what fitted.
-        guard !oversize else {
+        guard let bytes else {
             malformed.add(1, ordering: .relaxed)
             return
         }

@@ -1,4 +1,3 @@
-import Spawn
 import Foundation
 import OSC
 import Synchronization
@@ -22,7 +21,7 @@ import Synchronization
 /// gets no ICMP errors on Linux, and nsmd ends its clients with SIGTERM, which the owner handles.
 ///
 /// Threading: ``start()`` and ``stop()`` from the owner's thread; the send methods and ``takeEvents()`` from
-/// any thread. `@unchecked Sendable`: the receive buffer is used by the receive thread only, the event queue
+/// any thread. `@unchecked Sendable`: the receive loop owns its buffer, the event queue
 /// is guarded by its condition, the counts are atomics and the server address is behind a mutex.
 public final class NSMClient: @unchecked Sendable {
     /// The API version this client implements and announces ("API 1.1.1"; the announce carries major and
@@ -30,8 +29,6 @@ public final class NSMClient: @unchecked Sendable {
     public static let apiVersion = (major: Int32(1), minor: Int32(1))
     /// How long a receive waits before the thread checks for a stop request, seconds.
     public static let receiveTimeout = 0.1
-    /// Largest datagram taken whole: the largest UDP payload fits.
-    public static let bufferSize = 65_536
     /// Events kept for an owner that has not taken them; later ones are dropped and counted. The server
     /// sends a handful per session, so only a flood reaches this.
     public static let maximumPendingEvents = 256
@@ -42,13 +39,12 @@ public final class NSMClient: @unchecked Sendable {
     public var localAddress: SocketAddress { endpoint.localAddress }
 
     let endpoint: UDPEndpoint
-    private let buffer: UnsafeMutableRawBufferPointer
     private let server: Mutex<SocketAddress>
     private let announced = Mutex<NSMCapabilities>([])
     private let queue = NSCondition()
     /// Guarded by `queue`.
     private var pending: [NSMEvent] = []
-    private let worker = WorkerThread(name: "jacktap-nsm")
+    private let receiver: UDPReceiveLoop
     private let packets = Atomic<Int>(0)
     private let malformed = Atomic<Int>(0)
     private let unknown = Atomic<Int>(0)
@@ -87,23 +83,26 @@ public final class NSMClient: @unchecked Sendable {
         }
         self.url = url
         server = Mutex(address)
-        buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+        receiver = UDPReceiveLoop(endpoint: endpoint, threadName: "jacktap-nsm")
     }
 
-    deinit {
-        stop()
-        buffer.deallocate()
-    }
+    deinit { stop() }
 
     /// Starts the receiving thread.
     public func start() {
-        worker.start { [self] in run() }
+        receiver.start { [self] bytes, sender in
+            packets.add(1, ordering: .relaxed)
+            // Cut short by the buffer (nil), it is not the packet that was sent: counted as malformed.
+            guard let bytes else {
+                malformed.add(1, ordering: .relaxed)
+                return
+            }
+            handle(bytes, from: sender)
+        }
     }
 
     /// Asks the thread to finish and waits until it has (at most about ``receiveTimeout``). Safe to call twice.
-    public func stop() {
-        worker.stop()
-    }
+    public func stop() { receiver.stop() }
 
     /// The events received since the last call, oldest first; empty when there are none. Never blocks for
     /// longer than the receive thread holds the queue to append one event.
@@ -200,26 +199,6 @@ public final class NSMClient: @unchecked Sendable {
             return false
         }
         return true
-    }
-
-    private func run() {
-        while !worker.isStopping {
-            switch endpoint.receive(into: buffer) {
-            case .nothing:
-                continue
-            case .failed:
-                // Not expected on a bound UDP socket; waiting keeps a persistent error from spinning a core.
-                Thread.sleep(forTimeInterval: 0.01)
-            case .datagram(let count, let sender):
-                packets.add(1, ordering: .relaxed)
-                // Cut short by the buffer, it is not the packet that was sent: counted as malformed.
-                guard count <= buffer.count else {
-                    malformed.add(1, ordering: .relaxed)
-                    continue
-                }
-                handle(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), from: sender)
-            }
-        }
     }
 
     /// Decodes one datagram and queues an event for each NSM message in it, in order.
