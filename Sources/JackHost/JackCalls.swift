@@ -75,7 +75,23 @@ enum JackCalls {
         _ = jack_set_xrun_callback(client, jacktapNotifyXrun, argument)
         _ = jack_set_port_registration_callback(client, jacktapNotifyPortRegistration, argument)
         _ = jack_set_port_rename_callback(client, jacktapNotifyPortRename, argument)
-        _ = jack_set_port_connect_callback(client, jacktapNotifyPortConnect, argument)
+        // No port-connect callback: every connection change in the graph would be written to every jacktap
+        // (see clearNotifications); registrations are enough to follow ports, and the follower reads
+        // connections itself.
+    }
+
+    /// Clears the notification callbacks of an inactive client, before it closes. jackd2 writes each
+    /// notification to every client that asked for it and blocks while one's socket is full; a client inside
+    /// jack_client_close reads none, so when many clients stop together (each deactivation announces the
+    /// unregistration of all its ports) the server stalls writing to one that is closing, and every client
+    /// waits for the server (seen with 16 jacktaps and their players stopping together). A client that no
+    /// longer asks for them is sent none.
+    static func clearNotifications(_ client: OpaquePointer) {
+        _ = jack_set_sample_rate_callback(client, nil, nil)
+        _ = jack_set_buffer_size_callback(client, nil, nil)
+        _ = jack_set_xrun_callback(client, nil, nil)
+        _ = jack_set_port_registration_callback(client, nil, nil)
+        _ = jack_set_port_rename_callback(client, nil, nil)
     }
 
     /// The JACK metadata pretty name of the port named `name`, nil when it has none (or no such port).

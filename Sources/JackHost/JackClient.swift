@@ -100,8 +100,12 @@ public final class JackClient {
         guard JackCalls.activate(handle) == 0 else { throw .activateFailed }
     }
 
-    /// Stops the process callback (blocks until the current period is done).
-    public func deactivate() { _ = JackCalls.deactivate(handle) }
+    /// Stops the process callback (blocks until the current period is done), then stops asking for
+    /// notifications, so that the server sends none while the client closes (`JackCalls.clearNotifications`).
+    public func deactivate() {
+        _ = JackCalls.deactivate(handle)
+        JackCalls.clearNotifications(handle)
+    }
 
     func setProcess(_ callback: JackProcessCallback, _ argument: UnsafeMutableRawPointer) {
         _ = JackCalls.setProcess(handle, callback, argument)

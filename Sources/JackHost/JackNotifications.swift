@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// What libjack tells a client between periods: the server went away, the sample rate or the period changed,
-/// an xrun happened, ports came, went or were (dis)connected. The callbacks run on libjack's own threads
+/// an xrun happened, ports came, went or were renamed. The callbacks run on libjack's own threads
 /// (jackd2's notification thread, PipeWire's data or main loop), so each only stores an atomic and posts a
 /// semaphore, as the shutdown handler always did; the threads that act on it (analysis, port follower)
 /// read the atomics. field.md: "Nobody calls libjack from inside a JACK callback".
@@ -19,7 +19,7 @@ struct JackNotifications: ~Copyable {
     let bufferSize: Atomic<Int>
     /// Xruns the server reported since the client opened.
     let xruns: Atomic<Int>
-    /// Bumped on every port registration, unregistration, rename or connection change.
+    /// Bumped on every port registration, unregistration or rename.
     let graphChanges: Atomic<Int>
     /// Woken on a shutdown and on a sample-rate change: the analysis thread (the tap's own semaphore).
     let analysisWake: UnsafeMutablePointer<sem_t>
@@ -70,11 +70,6 @@ func jacktapNotifyPortRegistration(_ port: jack_port_id_t, _ registered: Int32, 
 
 func jacktapNotifyPortRename(_ port: jack_port_id_t, _ old: UnsafePointer<CChar>?, _ new: UnsafePointer<CChar>?,
                              _ argument: UnsafeMutableRawPointer?) {
-    jacktapNotifyGraphChange(argument)
-}
-
-func jacktapNotifyPortConnect(_ a: jack_port_id_t, _ b: jack_port_id_t, _ connected: Int32,
-                              _ argument: UnsafeMutableRawPointer?) {
     jacktapNotifyGraphChange(argument)
 }
 

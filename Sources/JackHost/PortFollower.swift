@@ -2,8 +2,7 @@ import Spawn
 import Foundation
 import Synchronization
 
-/// Follows the JACK graph for one opening of the client: when ports register, go, are renamed or
-/// (dis)connected, it connects every source the session's ``SourcePlan`` gives an input and that is not yet
+/// Follows the JACK graph for one opening of the client: when ports register, go or are renamed, it connects every source the session's ``SourcePlan`` gives an input and that is not yet
 /// connected, and names each input after its source in JACK metadata ("in_1 ← Drums L").
 ///
 /// As jack-plumbing does (field.md): the registration and connection callbacks only wake this normal-priority
@@ -90,8 +89,12 @@ public final class PortFollower: @unchecked Sendable {
             let name = live.inputNames[index]
             let source = live.client.connections(ofPort: live.inputFullName(index)).first
             let sourcePretty = source.flatMap { live.client.prettyName(ofPort: $0) }
-            let pretty = source.map { "\(name) ← \(sourcePretty ?? $0)" } ?? name
-            if let source { labels[name] = sourcePretty.map { "\($0) (\(source))" } ?? source }
+            guard let source else { continue }
+            labels[name] = sourcePretty.map { "\($0) (\(source))" } ?? source
+            // Written only when an input gets a new source, never for an unconnected one: jackd2 sends every
+            // metadata change to every client and blocks while one's socket is full, so a graph where many
+            // clients stop together must not also be flooded with renames (see JackCalls.clearNotifications).
+            let pretty = "\(name) ← \(sourcePretty ?? source)"
             if prettyNames[index] != pretty {
                 live.setInputPrettyName(index, pretty)
                 prettyNames[index] = pretty
@@ -108,8 +111,15 @@ public final class PortFollower: @unchecked Sendable {
     /// Starts following on a thread of its own.
     public func start() {
         worker.start { [self] in
+            var quiet = 0
             while !worker.isStopping, !live.serverStopped {
-                guard live.waitForGraphChange(timeout: 0.25) else { continue }
+                guard live.waitForGraphChange(timeout: 0.25) else {
+                    // Connections made by hand (qjackctl) send no notification jacktap asks for: the input
+                    // names and labels are read again every two seconds (local reads, no server round trip).
+                    quiet += 1
+                    if quiet % 8 == 0 { nameInputs() }
+                    continue
+                }
                 guard !worker.isStopping, !live.serverStopped else { break }
                 // Wait out the burst: a client registers its ports and connects them in quick succession.
                 usleep(useconds_t(settle * 1e6))

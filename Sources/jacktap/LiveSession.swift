@@ -50,6 +50,17 @@ struct LiveSession {
     /// Called from the main loop about every 50 ms (NSM's messages); returns true to stop the session.
     var poll: (() -> Bool)? = nil
 
+    /// Gives the terminal back (raw keys off, the alternate screen left), from any thread.
+    struct TerminalRestore: @unchecked Sendable {
+        let keys: KeyReader
+        let interactive: Bool
+
+        func run() {
+            keys.restore()
+            if interactive { StandardOutput.write(TerminalView.leaveSequence) }
+        }
+    }
+
     /// Why one opening of the client ended.
     enum Ending { case stop, serverGone, moreInputs }
 
@@ -159,12 +170,16 @@ struct LiveSession {
 
             let ending = controls.run(live: live, loop: loop, follower: follower)
 
+            // Stopping for good, the JACK calls of the teardown are bounded (CloseWatchdog).
+            let restore = TerminalRestore(keys: keys, interactive: interactive)
+            let watchdog = ending == .stop ? CloseWatchdog(seconds: 10) { restore.run() } : nil
             graph.attach(nil)
             follower.stop()
             loop.stop()
             parts.carry(xruns: live.xruns, overruns: live.tap.overruns)
             analysedBefore += loop.analysedSeconds
             live.stop()
+            watchdog?.disarm()
             first = false
             switch ending {
             case .stop:
