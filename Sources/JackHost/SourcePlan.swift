@@ -9,7 +9,7 @@ import Synchronization
 /// inputs (`inputsNeeded`), which the session provides by reopening its client.
 ///
 /// Pure logic: no JACK call, so the tests drive it with plain lists.
-public struct SourcePlan: Sendable, Equatable {
+public struct SourcePlan: Sendable {
     /// Source ports named on the command line, in the configuration or by a control `connect`, in order.
     public private(set) var named: [String]
     /// Shell-style globs (`--connect`), applied to every port as it registers.
@@ -29,9 +29,6 @@ public struct SourcePlan: Sendable, Equatable {
 
     /// How many inputs the plan needs.
     public var inputsNeeded: Int { assignments.count }
-
-    /// The source of input `index`, nil when it is free (or out of range).
-    public func source(ofInput index: Int) -> String? { index < assignments.count ? assignments[index] : nil }
 
     /// Globs that match none of `available`: the ones jacktap says it is waiting for.
     public func unmatchedGlobs(available: [String]) -> [String] {
@@ -104,10 +101,6 @@ public struct SourcePlan: Sendable, Equatable {
     public mutating func takeReleased() -> [(source: String, input: Int)] {
         defer { released = [] }
         return released
-    }
-
-    public static func == (a: SourcePlan, b: SourcePlan) -> Bool {
-        a.named == b.named && a.globs == b.globs && a.assignments == b.assignments && a.excluded == b.excluded
     }
 
     /// Sources a control `disconnect` removed that a glob would otherwise bring back.

@@ -50,9 +50,6 @@ final class AnalysisLoop: @unchecked Sendable {
     /// True once `--duration`'s audio has been analysed.
     var reachedLimit: Bool { limitReached.load(ordering: .acquiring) }
 
-    /// Periods metered but not analysed.
-    var overruns: Int { live.tap.overruns }
-
     /// Asks for the loudness, maxima, holds and clip counts to start again (any thread).
     func requestReset() { resetRequested.store(true, ordering: .releasing) }
 
