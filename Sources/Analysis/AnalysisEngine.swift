@@ -129,7 +129,7 @@ public final class AnalysisEngine {
             rhythm.takeBeats(into: &beatScratch)
             for beat in beatScratch {
                 outputs.append(.event(AnalysisEvent(
-                    port: portNames[c], kind: .beat(count: beat.count, bpm: beat.bpm), time: Double(beat.frame) / sampleRate,
+                    port: portNames[c], kind: .beat(count: beat.count, bpm: beat.bpm, bar: .init(bar: beat.bar, beat: beat.beatInBar, beatsPerBar: beat.beatsPerBar)), time: Double(beat.frame) / sampleRate,
                     reported: Double(beat.reportedFrame) / sampleRate)))
             }
             beatScratch.removeAll(keepingCapacity: true)

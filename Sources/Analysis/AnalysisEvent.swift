@@ -4,8 +4,25 @@ public struct AnalysisEvent: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// A note or hit started; strength: the onset function's excess over its threshold when reported, 0…1.
         case onset(strength: Float)
-        /// A beat: its number since the tracker locked (1, 2, 3, …) and the tempo, BPM.
-        case beat(count: Int, bpm: Float)
+        /// A beat: its number since the tracker locked (1, 2, 3, …), the tempo (BPM) and its place in the bar.
+        case beat(count: Int, bpm: Float, bar: BarPosition = BarPosition())
+    }
+
+    /// Where a beat falls in its bar.
+    public struct BarPosition: Sendable, Equatable {
+        /// Bars begun since the tracker locked: 1, 2, … (advances on every beat 1).
+        public var bar: Int
+        /// 1…`beatsPerBar`; 1 is the downbeat.
+        public var beat: Int
+        /// The inferred meter: 3 or 4.
+        public var beatsPerBar: Int
+
+        /// A position; the default is the first beat of the first 4/4 bar.
+        public init(bar: Int = 1, beat: Int = 1, beatsPerBar: Int = 4) {
+            self.bar = bar
+            self.beat = beat
+            self.beatsPerBar = beatsPerBar
+        }
     }
 
     /// The port's short name, as in the OSC path.

@@ -43,12 +43,15 @@ public enum JSONLines {
     }
 
     /// One event as a JSON line: `{"t": 12.345, "port": "in_1", "event": "beat", "count": 17, "bpm": 120.0,
-    /// "reported": 12.335}` or `{"t": …, "port": …, "event": "onset", "strength": 0.8, "reported": …}`.
+    /// "bar": 5, "beat_in_bar": 1, "beats_per_bar": 4, "reported": 12.335}` or `{"t": …, "port": …,
+    /// "event": "onset", "strength": 0.8, "reported": …}`.
     public static func line(for event: AnalysisEvent) -> String {
         var out = "{\"t\": " + fixed(event.time, 4) + ", \"port\": " + quoted(OSCAddress.sanitizedPart(event.port))
         switch event.kind {
         case .onset(let strength): out += ", \"event\": \"onset\", \"strength\": " + fixed(strength, 3)
-        case .beat(let count, let bpm): out += ", \"event\": \"beat\", \"count\": \(count), \"bpm\": " + fixed(bpm, 2)
+        case .beat(let count, let bpm, let position):
+            out += ", \"event\": \"beat\", \"count\": \(count), \"bpm\": " + fixed(bpm, 2)
+                + ", \"bar\": \(position.bar), \"beat_in_bar\": \(position.beat), \"beats_per_bar\": \(position.beatsPerBar)"
         }
         return out + ", \"reported\": " + fixed(event.reported, 4) + "}"
     }

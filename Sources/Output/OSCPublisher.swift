@@ -10,8 +10,8 @@ import OSC
 ///
 /// Band groups for consoles: `/bands4 f×4`, `/bands7 f×7`, and `/bass`, `/lowmid`, `/mid`, `/high` (f, 0…1).
 /// Musical analysis adds `/tempo f` and `/phase f` per tick once the beat tracker has locked, and the events
-/// `/onset f` and `/beat i f`. `/pitch` and `/note` are sent only for voiced estimates: an unvoiced frame or
-/// silence is a missing message, not a made-up one. Only the tags
+/// `/onset f`, `/beat i f`, `/bar i i` and `/downbeat i`. `/pitch` and `/note` are sent only for voiced
+/// estimates: an unvoiced frame or silence is a missing message, not a made-up one. Only the tags
 /// i f s are used: every console jacktap targets accepts them (ecosystem.md).
 public struct OSCPublisher: Sendable {
     /// Address prefix, "/jacktap" by default. ``OSCRouter`` builds its publisher with "" and puts each
@@ -79,12 +79,19 @@ public struct OSCPublisher: Sendable {
         return messages
     }
 
-    /// The message of one event: `<prefix>/<port>/onset f` (strength) or `<prefix>/<port>/beat i f` (count, BPM).
-    public func message(for event: AnalysisEvent) -> OSCMessage {
+    /// The messages of one event: `<prefix>/<port>/onset f` (strength); for a beat `<prefix>/<port>/beat i f`
+    /// (count, BPM: the contract consoles are bound to), then `<prefix>/<port>/bar i i` (bar counter, beat in
+    /// the bar 1…N) and, on beat 1, `<prefix>/<port>/downbeat i` (bar counter), so a chase can step on the one.
+    public func messages(for event: AnalysisEvent) -> [OSCMessage] {
         let base = prefix + "/" + OSCAddress.sanitizedPart(event.port)
         switch event.kind {
-        case .onset(let strength): return OSCMessage(base + "/onset", [.float32(strength)])
-        case .beat(let count, let bpm): return OSCMessage(base + "/beat", [.int32(Int32(clamping: count)), .float32(bpm)])
+        case .onset(let strength): return [OSCMessage(base + "/onset", [.float32(strength)])]
+        case .beat(let count, let bpm, let position):
+            let bar = Int32(clamping: position.bar)
+            var out = [OSCMessage(base + "/beat", [.int32(Int32(clamping: count)), .float32(bpm)]),
+                       OSCMessage(base + "/bar", [.int32(bar), .int32(Int32(clamping: position.beat))])]
+            if position.beat == 1 { out.append(OSCMessage(base + "/downbeat", [.int32(bar)])) }
+            return out
         }
     }
 

@@ -38,7 +38,7 @@ struct MusicOptions: ParsableArguments {
     var onsetGap: Double = RhythmConfig().onsetMinimumGap
 
     @Option(name: .customLong("bpm-min"), help: ArgumentHelp(
-        "Slowest tempo reported, BPM. Keep --bpm-min..--bpm-max within one octave so no tempo can be halved or doubled.",
+        "Slowest tempo reported, BPM. Between two metrical levels that fit the onsets equally well, the one in 88..176 BPM is preferred.",
         valueName: "bpm"))
     var bpmMinimum: Double = RhythmConfig().minimumBPM
 

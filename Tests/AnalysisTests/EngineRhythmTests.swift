@@ -18,7 +18,7 @@ final class EngineRhythmTests: XCTestCase {
         for event in found {
             XCTAssertEqual(event.port, "in_1")
             XCTAssertLessThanOrEqual(event.reported, event.time, "a beat is predicted, not detected late")
-            guard case .beat(_, let bpm) = event.kind else { continue }
+            guard case .beat(_, let bpm, _) = event.kind else { continue }
             XCTAssertEqual(Double(bpm), 120, accuracy: 120 * 0.04)
         }
         // From 2 s on (the lock bar), every predicted beat lies within ±70 ms of the true grid (which goes on
@@ -28,7 +28,7 @@ final class EngineRhythmTests: XCTestCase {
             let nearest = loop.firstBeat + ((event.time - loop.firstBeat) / period).rounded() * period
             XCTAssertEqual(event.time, nearest, accuracy: 0.07, "beat at \(event.time)")
         }
-        let counts = found.compactMap { if case .beat(let count, _) = $0.kind { count } else { nil } }
+        let counts = found.compactMap { if case .beat(let count, _, _) = $0.kind { count } else { nil } }
         XCTAssertEqual(counts, Array(counts.first!..<(counts.first! + counts.count)), "the counter goes up by one")
     }
 

@@ -42,9 +42,15 @@ final class MusicalOutputTests: XCTestCase {
     }
 
     func testBeatAndOnsetEventsHaveTheirOwnMessagesAndJSONLines() throws {
-        let beat = AnalysisEvent(port: "in 1", kind: .beat(count: 17, bpm: 120), time: 12.345, reported: 12.325)
-        XCTAssertEqual(OSCPublisher().message(for: beat), OSCMessage("/jacktap/in_1/beat", [.int32(17), .float32(120)]))
+        let beat = AnalysisEvent(port: "in 1", kind: .beat(count: 17, bpm: 120, bar: .init(bar: 5, beat: 2, beatsPerBar: 4)),
+                                 time: 12.345, reported: 12.325)
+        // `/beat i f` first, unchanged for consoles bound to it; then the bar counter and the beat in the bar.
+        XCTAssertEqual(OSCPublisher().messages(for: beat), [OSCMessage("/jacktap/in_1/beat", [.int32(17), .float32(120)]),
+                                                            OSCMessage("/jacktap/in_1/bar", [.int32(5), .int32(2)])])
         let object = try JSONSerialization.jsonObject(with: Data(JSONLines.line(for: beat).utf8)) as! [String: Any]
+        XCTAssertEqual(object["bar"] as? Int, 5)
+        XCTAssertEqual(object["beat_in_bar"] as? Int, 2)
+        XCTAssertEqual(object["beats_per_bar"] as? Int, 4)
         XCTAssertEqual(object["t"] as? Double, 12.345)
         XCTAssertEqual(object["port"] as? String, "in_1")
         XCTAssertEqual(object["event"] as? String, "beat")
@@ -53,9 +59,17 @@ final class MusicalOutputTests: XCTestCase {
         XCTAssertEqual(object["reported"] as? Double, 12.325)
 
         let onset = AnalysisEvent(port: "in_2", kind: .onset(strength: 0.75), time: 3.21, reported: 3.221)
-        XCTAssertEqual(OSCPublisher(prefix: "/rig").message(for: onset), OSCMessage("/rig/in_2/onset", [.float32(0.75)]))
+        XCTAssertEqual(OSCPublisher(prefix: "/rig").messages(for: onset), [OSCMessage("/rig/in_2/onset", [.float32(0.75)])])
         let o = try JSONSerialization.jsonObject(with: Data(JSONLines.line(for: onset).utf8)) as! [String: Any]
         XCTAssertEqual(o["event"] as? String, "onset")
         XCTAssertEqual(o["strength"] as? Double, 0.75)
+    }
+
+    func testADownbeatAlsoSendsDownbeatWithTheBarCounter() {
+        let one = AnalysisEvent(port: "in_1", kind: .beat(count: 9, bpm: 96, bar: .init(bar: 3, beat: 1, beatsPerBar: 3)),
+                                time: 5, reported: 4.98)
+        XCTAssertEqual(OSCPublisher().messages(for: one).map(\.address),
+                       ["/jacktap/in_1/beat", "/jacktap/in_1/bar", "/jacktap/in_1/downbeat"])
+        XCTAssertEqual(OSCPublisher().messages(for: one).last?.arguments, [.int32(3)])
     }
 }

@@ -23,15 +23,25 @@ public struct BeatEvent: Sendable, Equatable {
     public var count: Int
     /// The tempo at the time of the announcement, BPM.
     public var bpm: Float
+    /// Bars begun since the tracker locked (1, 2, …): the counter advances on every beat 1.
+    public var bar: Int
+    /// The beat's number within its bar, 1…`beatsPerBar` (1 is the downbeat).
+    public var beatInBar: Int
+    /// The meter as inferred when the beat was announced: 3 or 4.
+    public var beatsPerBar: Int
     /// The predicted beat instant, stream frame.
     public var frame: Int
     /// The stream frame at which the beat was announced (`<= frame`: predicted, causal).
     public var reportedFrame: Int
 
     /// A beat event.
-    public init(count: Int, bpm: Float, frame: Int, reportedFrame: Int) {
+    public init(count: Int, bpm: Float, bar: Int = 1, beatInBar: Int = 1, beatsPerBar: Int = 4, frame: Int,
+                reportedFrame: Int) {
         self.count = count
         self.bpm = bpm
+        self.bar = bar
+        self.beatInBar = beatInBar
+        self.beatsPerBar = beatsPerBar
         self.frame = frame
         self.reportedFrame = reportedFrame
     }

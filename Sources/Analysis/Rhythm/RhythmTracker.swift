@@ -23,8 +23,26 @@ public final class RhythmTracker {
     let onsetDelay: Int
     private let flux: SpectralFlux
     private var picker: OnsetPicker
-    private var tempoEstimator: TempoEstimator
-    private var beats: BeatPredictor
+    private var activation: BeatActivation
+    private let model: TempoPhaseModel
+    private var beats: BeatScheduler
+    private var bars: BarTracker
+    /// Bass and broadband onset function of the newest model frames, and the stream frame each ended at:
+    /// enough to read the accents of a beat once it has passed.
+    private let frameBass: UnsafeMutablePointer<Float>
+    private let frameBroad: UnsafeMutablePointer<Float>
+    private let frameEnd: UnsafeMutablePointer<Int>
+    private var frameCount = 0
+    private var partialBass: Float = 0
+    /// Stream frame described by the first accent after the last silence: where the music started.
+    private var musicStart: Int?
+    /// Beat period, samples, when the bars were last anchored to `musicStart`.
+    private var anchorPeriod: Double = 1
+    /// Announced beats not yet passed, oldest first: their counts and stream frames, a ring.
+    private let pendingCount: UnsafeMutablePointer<Int>
+    private let pendingFrame: UnsafeMutablePointer<Int>
+    private var pendingHead = 0
+    private var pendingSize = 0
     private let lead: Double
     private let ring: UnsafeMutablePointer<Float>
     private let frame: UnsafeMutablePointer<Float>
@@ -43,8 +61,24 @@ public final class RhythmTracker {
         onsetDelay = Int((Self.onsetDelaySeconds * sampleRate).rounded())
         flux = SpectralFlux(framing: framing)
         picker = OnsetPicker(framing: framing, threshold: config.onsetThreshold, minimumGap: config.onsetMinimumGap)
-        tempoEstimator = TempoEstimator(framing: framing, minimumBPM: config.minimumBPM, maximumBPM: config.maximumBPM)
-        beats = BeatPredictor(framing: framing, onsetDelay: Double(onsetDelay))
+        activation = BeatActivation(framing: framing)
+        model = TempoPhaseModel(
+            frameRate: activation.frameRate, minimumBPM: config.minimumBPM, maximumBPM: config.maximumBPM,
+            preferredMinimumBPM: min(max(config.preferredMinimumBPM, config.minimumBPM), config.maximumBPM),
+            preferredMaximumBPM: max(min(config.preferredMaximumBPM, config.maximumBPM), config.minimumBPM),
+            outsidePenalty: RhythmConfig.outsidePenalty, outsideSlope: RhythmConfig.outsideSlope)
+        beats = BeatScheduler(frameSamples: Double(framing.hop * BeatActivation.decimation))
+        bars = BarTracker()
+        frameBass = .allocate(capacity: Self.accentFrames)
+        frameBass.initialize(repeating: 0, count: Self.accentFrames)
+        frameBroad = .allocate(capacity: Self.accentFrames)
+        frameBroad.initialize(repeating: 0, count: Self.accentFrames)
+        frameEnd = .allocate(capacity: Self.accentFrames)
+        frameEnd.initialize(repeating: 0, count: Self.accentFrames)
+        pendingCount = .allocate(capacity: Self.pendingCapacity)
+        pendingCount.initialize(repeating: 0, count: Self.pendingCapacity)
+        pendingFrame = .allocate(capacity: Self.pendingCapacity)
+        pendingFrame.initialize(repeating: 0, count: Self.pendingCapacity)
         lead = max(0, config.beatLead) * sampleRate
         ring = .allocate(capacity: framing.window)
         ring.initialize(repeating: 0, count: framing.window)
@@ -67,7 +101,18 @@ public final class RhythmTracker {
     deinit {
         ring.deallocate()
         frame.deallocate()
+        frameBass.deallocate()
+        frameBroad.deallocate()
+        frameEnd.deallocate()
+        pendingCount.deallocate()
+        pendingFrame.deallocate()
     }
+
+    /// Model frames kept for reading the accents of passed beats: 128 × 8.7 ms = 1.1 s, more than a beat
+    /// at 55 BPM plus the lead.
+    static let accentFrames = 128
+    /// At most this many beats are announced and not yet passed (one, unless the lead exceeds a beat).
+    static let pendingCapacity = 8
 
     static let onsetDelaySeconds = 0.0125
     /// Events of each kind queued between two takes by default: at the default 50 ms minimum gap, 64 onsets
@@ -107,15 +152,79 @@ public final class RhythmTracker {
             let end = pick.atPeak ? now - framing.hop : now
             onsets.push(OnsetEvent(strength: 1 - exp(-pick.excess), frame: max(0, end - onsetDelay), reportedFrame: now))
         }
-        beats.push(odf)
-        if tempoEstimator.push(odf) {
-            if let period = tempoEstimator.period {
-                beats.update(period: period, now: now)
-            } else if beats.locked {
-                beats.unlock()
+        partialBass += flux.bassFlux
+        if activation.push(odf) {
+            let slot = frameCount % Self.accentFrames
+            frameBass[slot] = partialBass
+            frameBroad[slot] = activation.frameSum
+            frameEnd[slot] = now
+            frameCount += 1
+            partialBass = 0
+            observePassedBeats(now: now)
+            if activation.startsMusic { musicStart = now - onsetDelay }
+            if activation.silent {
+                // The music stopped (or has not started): beats stop and the model starts afresh, so that
+                // what comes next is not read at the old tempo.
+                if beats.locked || model.bestPeriod != 0 {
+                    beats.reset()
+                    model.reset()
+                    bars.reset()
+                    pendingSize = 0
+                }
+            } else {
+                model.step(activation: activation.value)
+                // The newest frame's onsets are described as the onset picker describes a peak: the window's
+                // end less the onset delay.
+                let heard = musicStart.map { Double(now - $0) / sampleRate } ?? 0
+                beats.update(period: model.bestPeriod, position: model.bestPosition,
+                             instant: Double(now - onsetDelay), mayLock: heard >= BeatScheduler.minimumMusicSeconds)
             }
         }
-        if let beat = beats.due(now: now, lead: lead) { beatEvents.push(beat) }
+        if let beat = beats.due(now: now, hop: framing.hop, lead: lead) {
+            if beat.count == 1 {
+                bars.reset()
+                pendingSize = 0
+            }
+            // The one is anchored where the music started, at the first beat and again whenever the period
+            // has changed by more than a fifth since (a new metrical level counts beats differently).
+            let period = beats.periodSamples
+            if let musicStart, beat.count == 1 || abs(period / anchorPeriod - 1) > 0.2 {
+                let since = Int((Double(beat.frame - musicStart) / period).rounded())
+                if since >= 0 { bars.anchor(count: beat.count, beatsSinceOne: since) }
+                anchorPeriod = period
+            }
+            let position = bars.number(count: beat.count)
+            if pendingSize < Self.pendingCapacity {
+                let slot = (pendingHead + pendingSize) % Self.pendingCapacity
+                pendingCount[slot] = beat.count
+                pendingFrame[slot] = beat.frame
+                pendingSize += 1
+            }
+            beatEvents.push(BeatEvent(count: beat.count, bpm: bpm, bar: position.bar, beatInBar: position.beat,
+                                      beatsPerBar: bars.beatsPerBar, frame: beat.frame, reportedFrame: now))
+        }
+    }
+
+    /// Hands the bar tracker the accents of every pending beat whose onsets have all been seen: the model
+    /// frames within 1.5 frames of its instant, once two more frames have passed.
+    private func observePassedBeats(now: Int) {
+        let frameSamples = framing.hop * BeatActivation.decimation
+        while pendingSize > 0, now - onsetDelay >= pendingFrame[pendingHead] + 2 * frameSamples {
+            let first = (count: pendingCount[pendingHead], frame: pendingFrame[pendingHead])
+            var bass: Float = 0, broad: Float = 0
+            for back in 0..<min(frameCount, Self.accentFrames) {
+                let slot = (frameCount - 1 - back) % Self.accentFrames
+                let described = frameEnd[slot] - onsetDelay
+                if described < first.frame - 2 * frameSamples { break }
+                if abs(described - first.frame) * 2 <= 3 * frameSamples {
+                    bass = max(bass, frameBass[slot])
+                    broad = max(broad, frameBroad[slot])
+                }
+            }
+            bars.observe(count: first.count, bass: bass, broadband: broad)
+            pendingHead = (pendingHead + 1) % Self.pendingCapacity
+            pendingSize -= 1
+        }
     }
 
     /// Appends the onsets found since the last call, in time order. Reserve capacity in `out` beforehand
@@ -128,8 +237,10 @@ public final class RhythmTracker {
     /// Current tempo, BPM; nil until the tracker has locked.
     public var tempo: Float? {
         guard beats.locked else { return nil }
-        return beats.bpm
+        return bpm
     }
+
+    private var bpm: Float { Float(60 * sampleRate / beats.periodSamples) }
 
     /// Position within the current beat at stream frame `frame`, 0..<1 (0 on a beat, 0.5 halfway to the
     /// next: for lighting chases); nil until locked.
@@ -146,8 +257,14 @@ public final class RhythmTracker {
         processed = 0
         flux.reset()
         picker.reset()
-        tempoEstimator.reset()
+        activation.reset()
+        model.reset()
         beats.reset()
+        bars.reset()
+        pendingSize = 0
+        frameCount = 0
+        partialBass = 0
+        musicStart = nil
         onsets.removeAll()
         beatEvents.removeAll()
     }

@@ -65,6 +65,9 @@ final class SpectralFlux {
     /// Whether at least `strongShare` of the picking flux comes from bins within `strongFloorDB` of the
     /// frame's loudest bin (bins below that floor clamped to it, in both compared frames).
     private(set) var riseIsStrong = true
+    /// Mean positive log-magnitude rise over the bins from 30 Hz to `pickingLowHz`, divided by the full bin
+    /// count: the bass part of `next`'s value (kick drums, bass notes), which the bar tracker reads.
+    private(set) var bassFlux: Float = 0
     /// Whether the newest hop of the frame is `silenceDropDB` below the rest of its window.
     private(set) var newestHopIsSilent = false
     private let silenceRatio: Float
@@ -109,6 +112,7 @@ final class SpectralFlux {
         history.initialize(repeating: 0, count: binCount * Self.lag)
         historyIndex = 0
         pickingFlux = 0
+        bassFlux = 0
         riseIsStrong = true
         newestHopIsSilent = false
     }
@@ -148,6 +152,7 @@ final class SpectralFlux {
             if e > 0 { strongRise += e }
         }
         pickingFlux = pickingRise / Float(binCount)
+        bassFlux = max(0, rise - pickingRise) / Float(binCount)
         riseIsStrong = strongRise >= Self.strongShare * pickingRise
         for i in 0..<binCount {
             let r = Int(spread[i])

@@ -78,7 +78,7 @@ public final class OSCRouter: Sendable {
     /// Sends one event at once to every destination whose filter takes it; in bundle mode the bundle
     /// carries `timetag` (a beat's predicted instant).
     public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
-        publish(immediate: publisher.message(for: event), timetag: timetag)
+        for message in publisher.messages(for: event) { publish(immediate: message, timetag: timetag) }
     }
 
     /// Sends one message (its address without prefix, e.g. `/status`) at once to every destination whose

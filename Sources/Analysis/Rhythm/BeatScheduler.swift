@@ -1,0 +1,139 @@
+import Foundation
+
+/// Turns the tempo/phase model's belief into announced beats: the next beat instant predicted from the most
+/// probable state, a lock once that prediction has held still for a beat, beats announced `lead` ahead of
+/// their instant, and the tempo from the beats themselves.
+///
+/// The model's positions are 8.7 ms frames, so its prediction moves in steps of a frame and a steady tempo
+/// between two whole-frame periods makes it slip a frame every few beats. Once locked, the schedule only
+/// moves `correction` of the way to each new prediction (about 9 updates per 120 BPM beat) and advances by
+/// the measured period after each beat; a prediction further than `jumpFrames` from the schedule (a new
+/// phase) is taken at once.
+///
+/// The model's period is a whole number of 8.7 ms frames (3 % steps at 200 BPM), so the tempo is read from the
+/// mean interval of the last `tempoBeats` announced beats, which the model's phase keeps on the music
+/// between those steps; the model's own period stands in until there are enough, or when they disagree by
+/// more than `tempoAgreement` (a tempo change).
+struct BeatScheduler {
+    static let tempoBeats = 8
+    /// A lock needs the prediction steady for half a beat, and at least this much music: before it, the
+    /// first few onsets (often eighth notes) fit a tempo the next ones contradict.
+    static let minimumMusicSeconds = 0.7
+    static let tempoAgreement = 0.06
+    /// A beat is not announced closer than this share of a period after the previous one: the prediction of
+    /// a beat already announced stays in the future until the model's position passes it.
+    static let minimumSpacing = 0.6
+    /// Predictions that move by less than this many model frames from one frame to the next (modulo a
+    /// period) count as steady.
+    static let steadyFrames = 3.0
+    static let correction = 0.25
+    static let jumpFrames = 3.0
+
+    /// Samples per model frame.
+    let frameSamples: Double
+    private(set) var locked = false
+    private(set) var count = 0
+    /// Next predicted beat, stream frame; valid once a prediction was made.
+    private(set) var nextBeat: Double = 0
+    /// Period of the model's best state, samples.
+    private var modelPeriod: Double = 0
+    private var steady = 0
+    private var hasPrediction = false
+    private var lastAnnounced: Double?
+    private var announced: [Double]
+    private var announcedCount = 0
+
+    init(frameSamples: Double) {
+        self.frameSamples = frameSamples
+        announced = Array(repeating: 0, count: Self.tempoBeats)
+    }
+
+    mutating func reset() {
+        unlock()
+        hasPrediction = false
+        steady = 0
+        modelPeriod = 0
+    }
+
+    mutating func unlock() {
+        locked = false
+        count = 0
+        lastAnnounced = nil
+        announcedCount = 0
+        steady = 0
+    }
+
+    /// A new belief: the model's best period and position, `instant` the stream frame its newest frame
+    /// describes (position 0 of a beat is a beat at that instant). `mayLock` is false while the music has
+    /// not gone on long enough for any reading to mean much.
+    mutating func update(period: Int, position: Int, instant: Double, mayLock: Bool) {
+        let predicted = instant + Double(period - position) * frameSamples
+        let newPeriod = Double(period) * frameSamples
+        if hasPrediction {
+            var moved = (predicted - nextBeat).truncatingRemainder(dividingBy: newPeriod)
+            if moved < 0 { moved += newPeriod }
+            moved = min(moved, newPeriod - moved)
+            let periodChange = abs(newPeriod - modelPeriod)
+            if moved <= Self.steadyFrames * frameSamples && periodChange <= 2.5 * frameSamples {
+                steady += 1
+            } else {
+                steady = 0
+            }
+        }
+        if locked && hasPrediction {
+            var aligned = predicted
+            while aligned - nextBeat > newPeriod / 2 { aligned -= newPeriod }
+            while nextBeat - aligned > newPeriod / 2 { aligned += newPeriod }
+            if abs(aligned - nextBeat) > Self.jumpFrames * frameSamples {
+                nextBeat = aligned
+            } else {
+                nextBeat += Self.correction * (aligned - nextBeat)
+            }
+        } else {
+            nextBeat = predicted
+        }
+        hasPrediction = true
+        // A new tempo: the intervals of the old one no longer say anything about it.
+        if modelPeriod > 0 && abs(newPeriod / modelPeriod - 1) > Self.tempoAgreement { announcedCount = 0 }
+        modelPeriod = newPeriod
+        // The schedule names the next beat not yet announced: a beat already announced, or one the model
+        // moved into the past, gives way to the one after it.
+        let earliest = max(lastAnnounced.map { $0 + Self.minimumSpacing * newPeriod } ?? -Double.infinity, instant)
+        while nextBeat < earliest { nextBeat += newPeriod }
+        if !locked && mayLock && 2 * steady >= period {
+            locked = true
+            count = 0
+        }
+    }
+
+    /// The beat to announce at stream frame `now` (`hop` samples before the next call), if waiting would
+    /// leave less than `lead` samples before it.
+    mutating func due(now: Int, hop: Int, lead: Double) -> (frame: Int, count: Int)? {
+        guard locked, Double(now + hop) > nextBeat - lead else { return nil }
+        if let lastAnnounced, nextBeat - lastAnnounced < Self.minimumSpacing * modelPeriod { return nil }
+        let frame = max(now, Int(nextBeat.rounded()))
+        count += 1
+        lastAnnounced = Double(frame)
+        announced[announcedCount % Self.tempoBeats] = Double(frame)
+        announcedCount += 1
+        nextBeat = max(nextBeat, Double(now)) + periodSamples
+        return (frame, count)
+    }
+
+    /// The beat period, samples: the mean interval of the recent beats, or the model's period.
+    var periodSamples: Double {
+        let n = min(announcedCount, Self.tempoBeats)
+        guard n >= 4 else { return modelPeriod }
+        let newest = announced[(announcedCount - 1) % Self.tempoBeats]
+        let oldest = announced[(announcedCount - n) % Self.tempoBeats]
+        let mean = (newest - oldest) / Double(n - 1)
+        return abs(mean / modelPeriod - 1) <= Self.tempoAgreement ? mean : modelPeriod
+    }
+
+    /// Position within the beat at stream frame `frame`, 0 on the beat, nil when not locked.
+    func phase(atFrame frame: Int) -> Float? {
+        guard locked, modelPeriod > 0 else { return nil }
+        let x = (Double(frame) - nextBeat) / modelPeriod
+        return Float(x - x.rounded(.down))
+    }
+}

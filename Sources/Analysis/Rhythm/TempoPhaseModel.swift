@@ -1,0 +1,205 @@
+import Foundation
+
+/// A causal probabilistic model of where the music is within its beat and how fast the beat goes: a hidden
+/// Markov model over (beat period, position within the beat), filtered forward one frame at a time.
+///
+/// This is the beat state space of Krebs, Böck and Widmer ("An efficient state space model for joint tempo and
+/// meter tracking", ISMIR 2015), as madmom's `DBNBeatTrackingProcessor` uses it, run forward only:
+/// - one block of states per whole-frame beat period T from `maximumBPM` to `minimumBPM`, with T states each;
+///   inside a beat the position advances one frame per frame;
+/// - from a block's last position the model moves to position 0 of any block, with probability
+///   ∝ exp(-λ |T'/T - 1|) (λ = 100: a tempo change of 1 % costs one nat per beat), so tempo may drift and
+///   step from beat to beat but not within one;
+/// - an observation: the positions of the first 1/16 of a beat are "beat" states and see the activation a
+///   (0…1) with likelihood a, the others with (1 - a) / 15;
+/// - a preferred tempo range (`preferredMinimumBPM`…`preferredMaximumBPM`): outside it every second spent at a
+///   tempo costs up to `outsidePenalty` nats (rising linearly over the first `edgeOctaves` beyond the edge)
+///   plus `outsideSlope` nats per squared octave beyond the edge. The ramp matters because periods are whole
+///   frames: at 115 frames per second one period (39 frames, 177 BPM) serves both 174 BPM and the double of
+///   90 BPM, and only a part of the penalty on it lets each take its own neighbour (40 frames, 173 BPM; 38,
+///   182 BPM). The onset
+///   function alone cannot tell a 90 BPM hip-hop groove with eighth-note hats from 180 BPM, nor a 174 BPM
+///   drum-and-bass loop from 87: both readings explain every onset. The penalty settles such ties inside
+///   the range, while material whose evidence for a level outside it is strong (a snare on every beat of
+///   200 BPM punk, which the half tempo would leave between its beats) still gets that level.
+///
+/// The blocks are rings: a state's slot does not move as its position advances, only each block's head does,
+/// so a frame costs the transitions into position 0 (a band of neighbouring periods), the beat states and one
+/// pass to normalise. Everything is allocated in `init`.
+final class TempoPhaseModel {
+    /// Probability mass kept in the transition band: periods further than exp(-λx) < 1e-6 are left out.
+    static let transitionCutoff: Float = 1e-6
+    static let transitionLambda: Double = 100
+    static let observationLambda = 16
+    /// Activations are clipped to floor…1-floor: a frame without onset must not rule a beat out entirely
+    /// (a syncopated loop leaves beats silent), nor a loud onset every non-beat state.
+    static let activationFloor: Float = 0.03
+    static let edgeOctaves = 0.015
+
+    let frameRate: Double
+    /// Shortest and longest period, frames.
+    let shortestPeriod: Int
+    let longestPeriod: Int
+    private let blockCount: Int
+    private let blockStart: UnsafeMutablePointer<Int>
+    private let head: UnsafeMutablePointer<Int>
+    private let beatStates: UnsafeMutablePointer<Int>
+    private let probability: UnsafeMutablePointer<Float>
+    private let stateCount: Int
+    /// Transition band of each source block: targets bandLow[k]..<bandLow[k]+bandCount[k], weights at
+    /// bandWeight[bandOffset[k]...].
+    private let bandLow: UnsafeMutablePointer<Int>
+    private let bandCount: UnsafeMutablePointer<Int>
+    private let bandOffset: UnsafeMutablePointer<Int>
+    private let bandWeight: UnsafeMutablePointer<Float>
+    private let leaving: UnsafeMutablePointer<Float>
+    private let entering: UnsafeMutablePointer<Float>
+    private let initial: UnsafeMutablePointer<Float>
+    /// The most probable state after the last `step`: its period (frames) and position in the beat (0..<period).
+    private(set) var bestPeriod = 0
+    private(set) var bestPosition = 0
+    /// Probability of the most probable period block after the last `step`.
+    private(set) var bestPeriodProbability: Float = 0
+
+    init(frameRate: Double, minimumBPM: Double, maximumBPM: Double, preferredMinimumBPM: Double,
+         preferredMaximumBPM: Double, outsidePenalty: Double, outsideSlope: Double) {
+        precondition(minimumBPM > 0 && maximumBPM > minimumBPM, "BPM range must be positive and ordered")
+        self.frameRate = frameRate
+        shortestPeriod = max(2, Int((60 * frameRate / maximumBPM).rounded(.up)))
+        longestPeriod = max(shortestPeriod + 1, Int((60 * frameRate / minimumBPM).rounded(.down)))
+        blockCount = longestPeriod - shortestPeriod + 1
+        blockStart = .allocate(capacity: blockCount)
+        head = .allocate(capacity: blockCount)
+        beatStates = .allocate(capacity: blockCount)
+        var total = 0
+        for k in 0..<blockCount {
+            let period = shortestPeriod + k
+            blockStart[k] = total
+            beatStates[k] = Int((Double(period) / Double(Self.observationLambda)).rounded(.up))
+            total += period
+        }
+        stateCount = total
+        probability = .allocate(capacity: total)
+        initial = .allocate(capacity: total)
+        leaving = .allocate(capacity: blockCount)
+        entering = .allocate(capacity: blockCount)
+        // The preference, as a weight on entering each block: its per-frame cost over the beat's frames.
+        var preference = [Double](repeating: 0, count: blockCount)
+        for k in 0..<blockCount {
+            let period = Double(shortestPeriod + k)
+            let bpm = 60 * frameRate / period
+            let beyond = max(0, log2(preferredMinimumBPM / bpm), log2(bpm / preferredMaximumBPM))
+            let perSecond = outsidePenalty * min(1, beyond / Self.edgeOctaves) + outsideSlope * beyond * beyond
+            preference[k] = exp(-perSecond * period / frameRate)
+        }
+        bandLow = .allocate(capacity: blockCount)
+        bandCount = .allocate(capacity: blockCount)
+        bandOffset = .allocate(capacity: blockCount)
+        var weights = [Float]()
+        for k in 0..<blockCount {
+            let from = Double(shortestPeriod + k)
+            var row = [(Int, Double)]()
+            for j in 0..<blockCount {
+                let w = exp(-Self.transitionLambda * abs(Double(shortestPeriod + j) / from - 1))
+                if w >= Double(Self.transitionCutoff) { row.append((j, w)) }
+            }
+            let sum = row.reduce(0) { $0 + $1.1 }
+            bandLow[k] = row.first!.0
+            bandCount[k] = row.count
+            bandOffset[k] = weights.count
+            for (j, w) in row { weights.append(Float(w / sum * preference[j])) }
+        }
+        bandWeight = .allocate(capacity: weights.count)
+        bandWeight.initialize(from: weights, count: weights.count)
+        // Start: every state alike, weighted by the preference of its block over one beat.
+        var sum = 0.0
+        for k in 0..<blockCount { sum += preference[k] * Double(shortestPeriod + k) }
+        for k in 0..<blockCount {
+            let p = Float(preference[k] / sum)
+            (initial + blockStart[k]).initialize(repeating: p, count: shortestPeriod + k)
+        }
+        reset()
+    }
+
+    deinit {
+        blockStart.deallocate()
+        head.deallocate()
+        beatStates.deallocate()
+        probability.deallocate()
+        initial.deallocate()
+        leaving.deallocate()
+        entering.deallocate()
+        bandLow.deallocate()
+        bandCount.deallocate()
+        bandOffset.deallocate()
+        bandWeight.deallocate()
+    }
+
+    /// Back to the starting belief: any tempo (as preferred), any phase.
+    func reset() {
+        probability.update(from: initial, count: stateCount)
+        for k in 0..<blockCount { head[k] = 0 }
+        bestPeriod = 0
+        bestPosition = 0
+        bestPeriodProbability = 0
+    }
+
+    /// Advances the belief by one frame that saw `activation` (0…1: how much this frame looks like a beat).
+    func step(activation: Float) {
+        // Each block's head moves back one slot: the slot that held the last position now holds position 0.
+        for k in 0..<blockCount {
+            let period = shortestPeriod + k
+            let h = head[k] == 0 ? period - 1 : head[k] - 1
+            head[k] = h
+            leaving[k] = probability[blockStart[k] + h]
+            entering[k] = 0
+        }
+        for k in 0..<blockCount where leaving[k] > 0 {
+            let mass = leaving[k]
+            let weights = bandWeight + bandOffset[k]
+            let low = bandLow[k]
+            for j in 0..<bandCount[k] { entering[low + j] += mass * weights[j] }
+        }
+        let a = min(max(activation, Self.activationFloor), 1 - Self.activationFloor)
+        let ratio = a * Float(Self.observationLambda - 1) / (1 - a)
+        for k in 0..<blockCount {
+            let period = shortestPeriod + k
+            let base = probability + blockStart[k]
+            let h = head[k]
+            base[h] = entering[k]
+            var slot = h
+            for _ in 0..<beatStates[k] {
+                base[slot] *= ratio
+                slot = slot + 1 == period ? 0 : slot + 1
+            }
+        }
+        var sum: Float = 0
+        for i in 0..<stateCount { sum += probability[i] }
+        guard sum > 0, sum.isFinite else {
+            reset()
+            return
+        }
+        let scale = 1 / sum
+        var best: Float = -1
+        var bestIndex = 0
+        for i in 0..<stateCount {
+            let p = probability[i] * scale
+            probability[i] = p
+            if p > best { best = p; bestIndex = i }
+        }
+        // The block and the position of the best slot.
+        var low = 0, high = blockCount - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if blockStart[mid] <= bestIndex { low = mid } else { high = mid - 1 }
+        }
+        let period = shortestPeriod + low
+        let slot = bestIndex - blockStart[low]
+        bestPeriod = period
+        bestPosition = (slot - head[low] + period) % period
+        var blockSum: Float = 0
+        let base = probability + blockStart[low]
+        for i in 0..<period { blockSum += base[i] }
+        bestPeriodProbability = blockSum
+    }
+}
