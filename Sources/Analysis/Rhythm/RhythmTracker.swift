@@ -153,7 +153,7 @@ public final class RhythmTracker {
             onsets.push(OnsetEvent(strength: 1 - exp(-pick.excess), frame: max(0, end - onsetDelay), reportedFrame: now))
         }
         partialBass += flux.bassFlux
-        if activation.push(odf) {
+        if activation.push(odf, beat: flux.beatFlux) {
             let slot = frameCount % Self.accentFrames
             frameBass[slot] = partialBass
             frameBroad[slot] = activation.frameSum

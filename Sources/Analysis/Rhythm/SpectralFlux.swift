@@ -40,6 +40,12 @@ final class SpectralFlux {
     /// -19 dB (a finger bass attack under its previous note), so 40 dB lies well between. It removed every
     /// note-end onset left on the sox plucks (F 0.87–0.89 → 1.0).
     static let silenceDropDB: Float = 40
+    /// Highest bin of the beat tracker's flux, Hz. Kick, snare body, bass and the lower partials of chords
+    /// carry the beat; hi-hats and cymbals, which mark the eighths and sixteenths between beats, rise mostly
+    /// above 1 kHz. On the synthetic loops the full flux reads a hat between two beats at 0.5–0.75 of the kick
+    /// and snare, so eighths look as much like beats as the beats; below 1 kHz it reads 0.02–0.3, and the
+    /// tracker keeps 60 and 200 BPM loops at their tempo instead of doubling or halving them.
+    static let beatHighHz = 1_000.0
 
     private let size: Int
     private let window: UnsafeMutablePointer<Float>
@@ -58,6 +64,8 @@ final class SpectralFlux {
     private var historyIndex = 0
     /// First bin of the picking flux, as an index into `current`.
     private let pickingLowIndex: Int
+    /// One past the last bin of the beat flux, as an index into `current`.
+    private let beatEndIndex: Int
     private let strongFloorRatio: Float
     /// Mean positive log-magnitude rise over the bins from `pickingLowHz` to 16 kHz, divided by the full
     /// bin count (the same units as `next`'s value) — what the onset picker reads.
@@ -68,6 +76,9 @@ final class SpectralFlux {
     /// Mean positive log-magnitude rise over the bins from 30 Hz to `pickingLowHz`, divided by the full bin
     /// count: the bass part of `next`'s value (kick drums, bass notes), which the bar tracker reads.
     private(set) var bassFlux: Float = 0
+    /// Mean positive log-magnitude rise over the bins from 30 Hz to `beatHighHz`, divided by the full bin
+    /// count: what the beat tracker reads (see `beatHighHz`).
+    private(set) var beatFlux: Float = 0
     /// Whether the newest hop of the frame is `silenceDropDB` below the rest of its window.
     private(set) var newestHopIsSilent = false
     private let silenceRatio: Float
@@ -93,6 +104,7 @@ final class SpectralFlux {
         current = .allocate(capacity: binCount)
         history = .allocate(capacity: binCount * Self.lag)
         pickingLowIndex = min(binCount - 1, max(0, Int((Self.pickingLowHz / binHz).rounded()) - lowBin))
+        beatEndIndex = min(binCount, max(1, Int((Self.beatHighHz / binHz).rounded()) - lowBin + 1))
         strongFloorRatio = powf(10, -Self.strongFloorDB / 20)
         silenceRatio = powf(10, -Self.silenceDropDB / 10)
         hop = min(framing.hop, size - 1)
@@ -113,6 +125,7 @@ final class SpectralFlux {
         historyIndex = 0
         pickingFlux = 0
         bassFlux = 0
+        beatFlux = 0
         riseIsStrong = true
         newestHopIsSilent = false
     }
@@ -139,7 +152,12 @@ final class SpectralFlux {
         // The oldest ring slot is the frame `lag` hops back; it is replaced by this frame's filtered copy.
         let old = history + historyIndex * binCount
         var rise: Float = 0
-        for i in 0..<binCount {
+        for i in 0..<beatEndIndex {
+            let d = current[i] - old[i]
+            if d > 0 { rise += d }
+        }
+        beatFlux = rise / Float(binCount)
+        for i in beatEndIndex..<binCount {
             let d = current[i] - old[i]
             if d > 0 { rise += d }
         }

@@ -10,8 +10,14 @@ import Foundation
 /// - from a block's last position the model moves to position 0 of any block, with probability
 ///   ∝ exp(-λ |T'/T - 1|) (λ = 100: a tempo change of 1 % costs one nat per beat), so tempo may drift and
 ///   step from beat to beat but not within one;
-/// - an observation: the positions of the first 1/16 of a beat are "beat" states and see the activation a
-///   (0…1) with likelihood a, the others with (1 - a) / 15;
+/// - an observation: the first `beatFrames` positions of a beat are "beat" states and see the activation a
+///   (0…1) with likelihood a, the others with (1 - a) · n/(1 - n), n = `neutralActivation`. madmom marks the
+///   first 1/16 of a beat and takes n = 1/16, which suits its network's activation, a bump some 50 ms wide.
+///   jacktap's onset function is a spike one or two frames wide: a slow beat's 1/16 (8 frames at 60 BPM)
+///   would hold six or seven empty frames, each counting against it, so slow readings lose to their doubles
+///   whatever the music. Two frames for every period weigh every tempo alike. n sets which onsets speak for a
+///   beat: 0.12 of the recent peak, so a hat between beats (0.02–0.3 of the kick below 1 kHz) barely does;
+///   0.2 and more began to halve recorded loops whose beats vary in strength.
 /// - a preferred tempo range (`preferredMinimumBPM`…`preferredMaximumBPM`): outside it every second spent at a
 ///   tempo costs up to `outsidePenalty` nats (rising linearly over the first `edgeOctaves` beyond the edge)
 ///   plus `outsideSlope` nats per squared octave beyond the edge. The ramp matters because periods are whole
@@ -30,11 +36,12 @@ final class TempoPhaseModel {
     /// Probability mass kept in the transition band: periods further than exp(-λx) < 1e-6 are left out.
     static let transitionCutoff: Float = 1e-6
     static let transitionLambda: Double = 100
-    static let observationLambda = 16
+    static let beatFrames = 2
+    static let neutralActivation: Float = 0.12
     /// Activations are clipped to floor…1-floor: a frame without onset must not rule a beat out entirely
     /// (a syncopated loop leaves beats silent), nor a loud onset every non-beat state.
     static let activationFloor: Float = 0.03
-    static let edgeOctaves = 0.015
+    static let edgeOctaves = 0.021
 
     let frameRate: Double
     /// Shortest and longest period, frames.
@@ -75,7 +82,7 @@ final class TempoPhaseModel {
         for k in 0..<blockCount {
             let period = shortestPeriod + k
             blockStart[k] = total
-            beatStates[k] = Int((Double(period) / Double(Self.observationLambda)).rounded(.up))
+            beatStates[k] = Self.beatFrames
             total += period
         }
         stateCount = total
@@ -161,7 +168,7 @@ final class TempoPhaseModel {
             for j in 0..<bandCount[k] { entering[low + j] += mass * weights[j] }
         }
         let a = min(max(activation, Self.activationFloor), 1 - Self.activationFloor)
-        let ratio = a * Float(Self.observationLambda - 1) / (1 - a)
+        let ratio = a * (1 - Self.neutralActivation) / ((1 - a) * Self.neutralActivation)
         for k in 0..<blockCount {
             let period = shortestPeriod + k
             let base = probability + blockStart[k]
