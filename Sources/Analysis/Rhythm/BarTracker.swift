@@ -2,7 +2,8 @@
 /// (3 or 4 beats).
 ///
 /// The one is where the music started: songs, loops and most cues begin on a downbeat, so the beat nearest
-/// the first onset after silence is beat 1 of bar 1, and bars count on from it (`anchor`). On the eval
+/// the first onset after silence is beat 1 of bar 1, and bars count on from it (`anchor`, renewed with every
+/// beat of the first `anchorBeats`, while the tracker's phase and period settle). On the eval
 /// corpora this placed the one right on every synthetic loop and most recorded ones, where reading it from
 /// the accents did not: a kick on the three and a fill before the one weigh as much as the one itself.
 ///
@@ -14,6 +15,7 @@
 /// best offset wins; 4/4 is kept unless 3/4 leads by `tripleMargin` for `confirmBeats` beats in a row.
 struct BarTracker {
     static let windowBeats = 16
+    static let anchorBeats = 16
     static let minimumBeats = 8
     static let broadbandWeight: Float = 0.5
     static let tripleMargin: Float = 0.3
@@ -21,7 +23,8 @@ struct BarTracker {
 
     private var low: [Float]
     private var broad: [Float]
-    /// Beats observed so far; beat index i (0-based, the announced count − 1) is at slot i % windowBeats.
+    /// Beats observed so far; beat index i (beats since the first announced one, counting any the tracker
+    /// skipped) is at slot i % windowBeats.
     private var observed = 0
     private(set) var beatsPerBar = 4
     /// Beat index (mod beatsPerBar) that is a downbeat.
@@ -32,6 +35,7 @@ struct BarTracker {
     private var anchorIndex = 0
     /// Bars begun by announced beats so far.
     private(set) var bar = 0
+    private var lastNumbered = 0
 
     init() {
         low = Array(repeating: 0, count: Self.windowBeats)
@@ -46,12 +50,13 @@ struct BarTracker {
         anchorBeats = nil
         anchorIndex = 0
         bar = 0
+        lastNumbered = 0
     }
 
-    /// Puts the one `beatsSinceOne` beats before the announced beat `count` (the beat nearest to where the
-    /// music started is the one).
-    mutating func anchor(count: Int, beatsSinceOne: Int) {
-        anchorIndex = count - 1
+    /// Puts the one `beatsSinceOne` beats before the beat `index` (the beat nearest to where the music
+    /// started is the one).
+    mutating func anchor(index: Int, beatsSinceOne: Int) {
+        anchorIndex = index
         anchorBeats = beatsSinceOne
         placeOne()
     }
@@ -61,17 +66,30 @@ struct BarTracker {
         offset = ((anchorIndex - anchorBeats) % beatsPerBar + beatsPerBar) % beatsPerBar
     }
 
-    /// The announced beat `count` (1, 2, …): its bar counter and its number within the bar (1…beatsPerBar).
-    mutating func number(count: Int) -> (bar: Int, beat: Int) {
-        let index = count - 1
-        let beat = ((index - offset) % beatsPerBar + beatsPerBar) % beatsPerBar + 1
-        if beat == 1 || bar == 0 { bar += 1 }
+    /// The beat `index` (announced, `index` beats after the first): its bar counter and its number within the
+    /// bar (1…beatsPerBar). The counter advances once for every beat 1 since the previous call, so a beat
+    /// the tracker skipped still counts.
+    mutating func number(index: Int) -> (bar: Int, beat: Int) {
+        let beat = position(index)
+        if bar == 0 {
+            bar = 1
+        } else {
+            var i = lastNumbered + 1
+            while i <= index {
+                if position(i) == 1 { bar += 1 }
+                i += 1
+            }
+        }
+        lastNumbered = index
         return (bar, beat)
     }
 
-    /// Records the accents of the beat `count` (announced earlier, now passed) and re-reads the meter.
-    mutating func observe(count: Int, bass: Float, broadband: Float) {
-        let index = count - 1
+    private func position(_ index: Int) -> Int {
+        ((index - offset) % beatsPerBar + beatsPerBar) % beatsPerBar + 1
+    }
+
+    /// Records the accents of the beat `index` (announced earlier, now passed) and re-reads the meter.
+    mutating func observe(index: Int, bass: Float, broadband: Float) {
         // Beats are observed in order; one that was skipped (a beat announced while the last was still
         // pending) leaves its slot at zero strength.
         while observed < index {

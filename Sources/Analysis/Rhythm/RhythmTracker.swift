@@ -36,10 +36,11 @@ public final class RhythmTracker {
     private var partialBass: Float = 0
     /// Stream frame described by the first accent after the last silence: where the music started.
     private var musicStart: Int?
-    /// Beat period, samples, when the bars were last anchored to `musicStart`.
-    private var anchorPeriod: Double = 1
-    /// Announced beats not yet passed, oldest first: their counts and stream frames, a ring.
-    private let pendingCount: UnsafeMutablePointer<Int>
+    /// Beats since the first announced one (skipped ones included), and the newest one's stream frame.
+    private var beatIndex = 0
+    private var previousBeatFrame = 0
+    /// Announced beats not yet passed, oldest first: their indices and stream frames, a ring.
+    private let pendingIndex: UnsafeMutablePointer<Int>
     private let pendingFrame: UnsafeMutablePointer<Int>
     private var pendingHead = 0
     private var pendingSize = 0
@@ -75,8 +76,8 @@ public final class RhythmTracker {
         frameBroad.initialize(repeating: 0, count: Self.accentFrames)
         frameEnd = .allocate(capacity: Self.accentFrames)
         frameEnd.initialize(repeating: 0, count: Self.accentFrames)
-        pendingCount = .allocate(capacity: Self.pendingCapacity)
-        pendingCount.initialize(repeating: 0, count: Self.pendingCapacity)
+        pendingIndex = .allocate(capacity: Self.pendingCapacity)
+        pendingIndex.initialize(repeating: 0, count: Self.pendingCapacity)
         pendingFrame = .allocate(capacity: Self.pendingCapacity)
         pendingFrame.initialize(repeating: 0, count: Self.pendingCapacity)
         lead = max(0, config.beatLead) * sampleRate
@@ -104,7 +105,7 @@ public final class RhythmTracker {
         frameBass.deallocate()
         frameBroad.deallocate()
         frameEnd.deallocate()
-        pendingCount.deallocate()
+        pendingIndex.deallocate()
         pendingFrame.deallocate()
     }
 
@@ -181,22 +182,25 @@ public final class RhythmTracker {
             }
         }
         if let beat = beats.due(now: now, hop: framing.hop, lead: lead) {
+            // Beats are indexed by time, not by count: a beat the tracker skipped (or a phase jump) still
+            // moves the bar on by the beats that passed.
+            let period = beats.periodSamples
             if beat.count == 1 {
                 bars.reset()
                 pendingSize = 0
+                beatIndex = 0
+            } else {
+                beatIndex += max(1, Int((Double(beat.frame - previousBeatFrame) / period).rounded()))
             }
-            // The one is anchored where the music started, at the first beat and again whenever the period
-            // has changed by more than a fifth since (a new metrical level counts beats differently).
-            let period = beats.periodSamples
-            if let musicStart, beat.count == 1 || abs(period / anchorPeriod - 1) > 0.2 {
+            previousBeatFrame = beat.frame
+            if let musicStart, beatIndex < BarTracker.anchorBeats {
                 let since = Int((Double(beat.frame - musicStart) / period).rounded())
-                if since >= 0 { bars.anchor(count: beat.count, beatsSinceOne: since) }
-                anchorPeriod = period
+                if since >= 0 { bars.anchor(index: beatIndex, beatsSinceOne: since) }
             }
-            let position = bars.number(count: beat.count)
+            let position = bars.number(index: beatIndex)
             if pendingSize < Self.pendingCapacity {
                 let slot = (pendingHead + pendingSize) % Self.pendingCapacity
-                pendingCount[slot] = beat.count
+                pendingIndex[slot] = beatIndex
                 pendingFrame[slot] = beat.frame
                 pendingSize += 1
             }
@@ -210,7 +214,7 @@ public final class RhythmTracker {
     private func observePassedBeats(now: Int) {
         let frameSamples = framing.hop * BeatActivation.decimation
         while pendingSize > 0, now - onsetDelay >= pendingFrame[pendingHead] + 2 * frameSamples {
-            let first = (count: pendingCount[pendingHead], frame: pendingFrame[pendingHead])
+            let first = (index: pendingIndex[pendingHead], frame: pendingFrame[pendingHead])
             var bass: Float = 0, broad: Float = 0
             for back in 0..<min(frameCount, Self.accentFrames) {
                 let slot = (frameCount - 1 - back) % Self.accentFrames
@@ -221,7 +225,7 @@ public final class RhythmTracker {
                     broad = max(broad, frameBroad[slot])
                 }
             }
-            bars.observe(count: first.count, bass: bass, broadband: broad)
+            bars.observe(index: first.index, bass: bass, broadband: broad)
             pendingHead = (pendingHead + 1) % Self.pendingCapacity
             pendingSize -= 1
         }

@@ -62,9 +62,16 @@ final class TempoPhaseModel {
     private let leaving: UnsafeMutablePointer<Float>
     private let entering: UnsafeMutablePointer<Float>
     private let initial: UnsafeMutablePointer<Float>
-    /// The most probable state after the last `step`: its period (frames) and position in the beat (0..<period).
+    /// cos and sin of 2π·position/period for every state, by its position (slot order differs).
+    private let cosine: UnsafeMutablePointer<Float>
+    private let sine: UnsafeMutablePointer<Float>
+    /// The most probable period after the last `step`, frames, and the position in the beat (0..<period,
+    /// fractional): the circular mean of the positions of that period's states, weighted by their
+    /// probability. The single most probable state's position jumps by a frame or two from beat to beat,
+    /// because an onset one frame wide leaves two adjacent alignments almost equally likely; the mean lies
+    /// between them.
     private(set) var bestPeriod = 0
-    private(set) var bestPosition = 0
+    private(set) var bestPosition = 0.0
     /// Probability of the most probable period block after the last `step`.
     private(set) var bestPeriodProbability: Float = 0
 
@@ -88,6 +95,16 @@ final class TempoPhaseModel {
         stateCount = total
         probability = .allocate(capacity: total)
         initial = .allocate(capacity: total)
+        cosine = .allocate(capacity: total)
+        sine = .allocate(capacity: total)
+        for k in 0..<blockCount {
+            let period = shortestPeriod + k
+            for p in 0..<period {
+                let angle = 2 * Double.pi * Double(p) / Double(period)
+                cosine[blockStart[k] + p] = Float(cos(angle))
+                sine[blockStart[k] + p] = Float(sin(angle))
+            }
+        }
         leaving = .allocate(capacity: blockCount)
         entering = .allocate(capacity: blockCount)
         // The preference, as a weight on entering each block: its per-frame cost over the beat's frames.
@@ -134,6 +151,8 @@ final class TempoPhaseModel {
         beatStates.deallocate()
         probability.deallocate()
         initial.deallocate()
+        cosine.deallocate()
+        sine.deallocate()
         leaving.deallocate()
         entering.deallocate()
         bandLow.deallocate()
@@ -201,12 +220,21 @@ final class TempoPhaseModel {
             if blockStart[mid] <= bestIndex { low = mid } else { high = mid - 1 }
         }
         let period = shortestPeriod + low
-        let slot = bestIndex - blockStart[low]
         bestPeriod = period
-        bestPosition = (slot - head[low] + period) % period
-        var blockSum: Float = 0
+        var blockSum: Float = 0, x: Float = 0, y: Float = 0
         let base = probability + blockStart[low]
-        for i in 0..<period { blockSum += base[i] }
+        let h = head[low]
+        for slot in 0..<period {
+            let p = base[slot]
+            var position = slot - h
+            if position < 0 { position += period }
+            blockSum += p
+            x += p * cosine[blockStart[low] + position]
+            y += p * sine[blockStart[low] + position]
+        }
+        var angle = Double(atan2f(y, x))
+        if angle < 0 { angle += 2 * Double.pi }
+        bestPosition = angle / (2 * Double.pi) * Double(period)
         bestPeriodProbability = blockSum
     }
 }
