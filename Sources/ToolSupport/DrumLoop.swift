@@ -1,7 +1,8 @@
 import Foundation
 
 /// A synthetic drum loop for the beat tests: kick on beats 1 and 3, snare on 2 and 4, closed hi-hat on every
-/// eighth, at a known tempo, so the beat grid is known exactly (the first beat at `firstBeat` seconds).
+/// eighth, at a known tempo, so the beat grid is known exactly (the first beat at `firstBeat` seconds). In 3/4
+/// (`beatsPerBar` 3) the kick plays beat 1 and the snare beats 2 and 3.
 ///
 /// Kick: a 50 ms-decay sine falling from 150 to 50 Hz; snare: 200 Hz body plus noise, 60 ms decay; hat: noise
 /// differentiated (a crude high-pass), 20 ms decay. Levels about -6 dBFS peak at the kick.
@@ -10,13 +11,19 @@ public struct DrumLoop {
     public let sampleRate: Double
     public let seconds: Double
     public let firstBeat: Double
+    public let beatsPerBar: Int
 
-    public init(bpm: Double, sampleRate: Double, seconds: Double, firstBeat: Double = 0.5) {
+    public init(bpm: Double, sampleRate: Double, seconds: Double, firstBeat: Double = 0.5, beatsPerBar: Int = 4) {
+        precondition(beatsPerBar == 3 || beatsPerBar == 4, "3/4 or 4/4")
         self.bpm = bpm
         self.sampleRate = sampleRate
         self.seconds = seconds
         self.firstBeat = firstBeat
+        self.beatsPerBar = beatsPerBar
     }
+
+    /// The first beat of every bar, seconds.
+    public var downbeats: [Double] { beats.enumerated().filter { $0.offset % beatsPerBar == 0 }.map(\.element) }
 
     /// The beat instants, seconds.
     public var beats: [Double] {
@@ -39,7 +46,7 @@ public struct DrumLoop {
         }
         let eighth = 30 / bpm
         for (n, beat) in beats.enumerated() {
-            if n % 2 == 0 {
+            if beatsPerBar == 4 ? n % 2 == 0 : n % 3 == 0 {
                 add(at: beat, length: 0.3) { t in
                     // Phase of a sweep whose frequency falls exponentially from 150 to 50 Hz (time constant 40 ms).
                     let phase = 2 * Double.pi * (50 * t + 100 * 0.04 * (1 - exp(-t / 0.04)))

@@ -7,9 +7,9 @@
 /// corpora this placed the one right on every synthetic loop and most recorded ones, where reading it from
 /// the accents did not: a kick on the three and a fill before the one weigh as much as the one itself.
 ///
-/// The meter is read from the accents of the beats that have passed. Each is described by its bass onset
-/// strength (the rise of the onset function below 200 Hz around its instant: kick drums, bass notes) and
-/// its broadband one. For each meter m and offset o, the evidence that beats o, o+m, … begin bars is how
+/// The meter is read from the accents of the beats that have passed. Each is described by its bass (the
+/// largest magnitude sum below 200 Hz around its instant: kick drums, bass notes) and its broadband onset
+/// strength. For each meter m and offset o, the evidence that beats o, o+m, … begin bars is how
 /// much more those beats carry than the others over the last `windowBeats` beats. In 4/4 every offset of 3
 /// spreads the accents evenly and scores about 0, and the other way round, so the meter with the better
 /// best offset wins; 4/4 is kept unless 3/4 leads by `tripleMargin` for `confirmBeats` beats in a row.
@@ -18,7 +18,7 @@ struct BarTracker {
     static let anchorBeats = 16
     static let minimumBeats = 8
     static let broadbandWeight: Float = 0.5
-    static let tripleMargin: Float = 0.3
+    static let tripleMargin: Float = 0.2
     static let confirmBeats = 4
 
     private var low: [Float]

@@ -153,7 +153,7 @@ public final class RhythmTracker {
             let end = pick.atPeak ? now - framing.hop : now
             onsets.push(OnsetEvent(strength: 1 - exp(-pick.excess), frame: max(0, end - onsetDelay), reportedFrame: now))
         }
-        partialBass += flux.bassFlux
+        partialBass = max(partialBass, flux.bassLevel)
         if activation.push(odf, beat: flux.beatFlux) {
             let slot = frameCount % Self.accentFrames
             frameBass[slot] = partialBass

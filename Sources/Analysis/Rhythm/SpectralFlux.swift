@@ -73,9 +73,11 @@ final class SpectralFlux {
     /// Whether at least `strongShare` of the picking flux comes from bins within `strongFloorDB` of the
     /// frame's loudest bin (bins below that floor clamped to it, in both compared frames).
     private(set) var riseIsStrong = true
-    /// Mean positive log-magnitude rise over the bins from 30 Hz to `pickingLowHz`, divided by the full bin
-    /// count: the bass part of `next`'s value (kick drums, bass notes), which the bar tracker reads.
-    private(set) var bassFlux: Float = 0
+    /// Sum of the magnitudes of the bins from 30 Hz to `pickingLowHz` (a full-scale sine reads 1): how much
+    /// bass the frame holds, which the bar tracker compares from beat to beat. Linear, not the log rise: a
+    /// kick and a snare rise alike in the log bins below 200 Hz (both are broadband at their attack), but
+    /// the kick holds several times the energy there.
+    private(set) var bassLevel: Float = 0
     /// Mean positive log-magnitude rise over the bins from 30 Hz to `beatHighHz`, divided by the full bin
     /// count: what the beat tracker reads (see `beatHighHz`).
     private(set) var beatFlux: Float = 0
@@ -124,7 +126,7 @@ final class SpectralFlux {
         history.initialize(repeating: 0, count: binCount * Self.lag)
         historyIndex = 0
         pickingFlux = 0
-        bassFlux = 0
+        bassLevel = 0
         beatFlux = 0
         riseIsStrong = true
         newestHopIsSilent = false
@@ -142,12 +144,15 @@ final class SpectralFlux {
         FFTWPlanner.execute(plan)
         let lambda = Self.compression * magnitudeScale
         var loudest: Float = 0
+        var bass: Float = 0
         for i in 0..<binCount {
             let (re, im) = output[lowBin + i]
             let magnitude = (re * re + im * im).squareRoot()
             loudest = max(loudest, magnitude)
+            if i < pickingLowIndex { bass += magnitude }
             current[i] = log1pf(lambda * magnitude)
         }
+        bassLevel = bass * magnitudeScale
         let strongFloor = log1pf(lambda * loudest * strongFloorRatio)
         // The oldest ring slot is the frame `lag` hops back; it is replaced by this frame's filtered copy.
         let old = history + historyIndex * binCount
@@ -170,7 +175,6 @@ final class SpectralFlux {
             if e > 0 { strongRise += e }
         }
         pickingFlux = pickingRise / Float(binCount)
-        bassFlux = max(0, rise - pickingRise) / Float(binCount)
         riseIsStrong = strongRise >= Self.strongShare * pickingRise
         for i in 0..<binCount {
             let r = Int(spread[i])
