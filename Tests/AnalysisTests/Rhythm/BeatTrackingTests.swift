@@ -100,4 +100,50 @@ final class BeatTrackingTests: XCTestCase {
         let final = try! XCTUnwrap(run.tempos.last!.bpm)
         XCTAssertEqual(Double(final), 87, accuracy: 87 * 0.04)
     }
+
+    func testFastLoopsAt190And200BPMAreNotHalved() {
+        // Kick and snare alternate on every beat: the half tempo would leave every snare between its beats.
+        for bpm in [190.0, 200] {
+            let (loop, run) = track(bpm: bpm, sampleRate: 48_000, seconds: 16)
+            let late = run.beats.filter { Double($0.frame) / 48_000 > 4 }
+            XCTAssertGreaterThan(late.count, 30, "\(bpm) BPM")
+            for beat in late {
+                XCTAssertEqual(Double(beat.bpm), bpm, accuracy: bpm * 0.04, "\(bpm) BPM")
+                let t = Double(beat.frame) / 48_000
+                XCTAssertTrue(loop.beats.contains { abs($0 - t) <= 0.07 }, "\(bpm) BPM, beat at \(t) s off the grid")
+            }
+        }
+    }
+
+    /// The beats of `run` against the loop's, from the true beat `from` on: whether each true beat has an
+    /// estimate within 70 ms.
+    func hits(_ run: RhythmRun, _ loop: DrumLoop, from: Int) -> [Bool] {
+        let times = run.beats.map { Double($0.frame) / loop.sampleRate }
+        return loop.beats[from...].dropLast().map { b in times.contains { abs($0 - b) <= 0.07 } }
+    }
+
+    func testARitardandoIsFollowedBeatByBeat() {
+        // 12 beats at 120 BPM, then 16 beats slowing evenly to 90, then 90 to the end.
+        let map = [Double](repeating: 120, count: 12) + (1...16).map { 120 - 30 * Double($0) / 16 }
+        let loop = DrumLoop(tempoMap: map, sampleRate: 48_000, seconds: 24, firstBeat: 0.2)
+        let run = RhythmRun(loop.render(), sampleRate: 48_000)
+        XCTAssertEqual(hits(run, loop, from: 8), Array(repeating: true, count: loop.beats.count - 9),
+                       "every beat through the ritardando lands within 70 ms")
+        XCTAssertEqual(Double(run.beats.last!.bpm), 90, accuracy: 90 * 0.04)
+    }
+
+    func testATempoStepIsFollowedNotAveragedAway() {
+        // 16 beats at 100 BPM, then 130. The model keeps its tempo until the evidence of the new one outweighs
+        // the cost of the change (30 nats at λ = 100): four of the first six beats after the step are lost,
+        // then every beat lands. (The goal is two; a cheaper jump between distant tempi got there but made the
+        // tracker leave syncopated grooves it had right, see TempoPhaseModel.)
+        let map = [Double](repeating: 100, count: 16) + [130]
+        let loop = DrumLoop(tempoMap: map, sampleRate: 48_000, seconds: 24, firstBeat: 0.2)
+        let run = RhythmRun(loop.render(), sampleRate: 48_000)
+        let after = hits(run, loop, from: 16)
+        let settled = try! XCTUnwrap((0..<(after.count - 8)).first { after[$0..<($0 + 8)].allSatisfy { $0 } })
+        XCTAssertLessThanOrEqual(settled, 6, "beats after the step until eight in a row land: \(after)")
+        XCTAssertTrue(after[settled...].allSatisfy { $0 }, "\(after)")
+        XCTAssertEqual(Double(run.beats.last!.bpm), 130, accuracy: 130 * 0.04)
+    }
 }
