@@ -116,6 +116,30 @@ func meterBenchmark(ports: Int, seconds: Double, sampleRate: Double, period: Int
     return ns / 1e9 / (Double(frames / period * period) / sampleRate)
 }
 
+/// One true-peak meter over `seconds` of the demo signal in 256-frame periods, read every 1600 frames (a tick
+/// at 30 per second): the workload `Benchmarks/truepeak-cost` counts instructions of under callgrind.
+func truePeakWorkload(seconds: Double, sampleRate: Double) {
+    let frames = Int(seconds * sampleRate)
+    var signal = TestSignal(kind: .demo, sampleRate: sampleRate)
+    let audio = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+    defer { audio.deallocate() }
+    signal.render(into: audio, count: frames)
+    let meter = TruePeakMeter(sampleRate: sampleRate)
+    var start = 0
+    var reading: Float = 0
+    while start + 256 <= frames {
+        meter.process(audio + start, count: 256)
+        start += 256
+        if start % 1600 < 256 { reading = max(reading, meter.read()) }
+    }
+    precondition(reading > 0)
+}
+
+if CommandLine.arguments.dropFirst().first == "truepeak" {
+    truePeakWorkload(seconds: 10, sampleRate: 48_000)
+    exit(0)
+}
+
 let sampleRate = 48_000.0
 print("# tap\tports\tframes\tns_per_port_frame\tpercent_of_period")
 for ports in [1, 8, 64] {

@@ -25,10 +25,16 @@ public final class ScalarTruePeakMeter {
             guard oversampling > 1 else { continue }
             window.removeFirst()
             window.append(x)
+            // The grid between the window's two middle samples: sample, interpolated points, sample.
+            var grid = [window[filter.halfLength - 1]]
             for p in 0..<(oversampling - 1) {
                 var acc: Float = 0
                 for t in 0..<filter.taps { acc = acc + filter.coefficients[p * filter.taps + t] * window[t] }
-                peak = max(peak, abs(acc))
+                grid.append(acc)
+            }
+            grid.append(window[filter.halfLength])
+            for k in 1..<oversampling {
+                peak = max(peak, abs(TruePeakMeter.refined(grid[k - 1], grid[k], grid[k + 1])))
             }
         }
     }

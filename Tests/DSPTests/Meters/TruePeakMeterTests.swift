@@ -65,6 +65,42 @@ final class TruePeakMeterTests: XCTestCase {
         }
     }
 
+    func testSteadySinesFrom20HzTo20kHzReadTheirPeakWithinPlus0Point05Minus0Point10dB() {
+        // The limiter-ceiling bar: a steady sine of amplitude 0.5 (-6.02 dBTP analytically) read over one tick
+        // (1/30 s) after 0.2 s of the same sine, at every start phase. Log-spaced from 20 Hz, plus the
+        // frequencies whose 4× grid repeats every few samples, where a peak can fall halfway between two
+        // grid points at every cycle (fs/4, fs/3, 0.4 fs, 5/12 fs, 4/9 fs) and the 9, 11.025, 15 and
+        // 17 kHz.
+        for rate in [44_100.0, 48_000, 96_000] {
+            var frequencies = (0..<40).map { 20 * pow(1000, Double($0) / 39) }
+            frequencies += [rate / 4, rate / 3, 0.4 * rate, 5 * rate / 12, 4 * rate / 9, 9_000, 11_025, 15_000,
+                            17_000, 19_000, 20_000].filter { $0 <= 20_000 }
+            var worst = (low: 0.0, high: -Double.infinity)
+            for f in frequencies {
+                for phase in stride(from: 0.0, to: 360, by: 45) {
+                    let tick = Int(rate / 30)
+                    let settle = Int(0.2 * rate)
+                    let signal = MeterSignal.sine(frequency: f, amplitude: 0.5, phaseDegrees: phase,
+                                                  seconds: Double(settle + tick) / rate, sampleRate: rate)
+                    let meter = TruePeakMeter(sampleRate: rate)
+                    signal.withUnsafeBufferPointer { p in
+                        meter.process(p.baseAddress!, count: settle)
+                        _ = meter.read()
+                        meter.process(p.baseAddress! + settle, count: tick)
+                    }
+                    let reading = meter.read()
+                    let error = MeterSignal.dB(reading) - MeterSignal.dB(0.5)
+                    worst = (min(worst.low, error), max(worst.high, error))
+                    XCTAssertLessThanOrEqual(error, 0.05, "\(f) Hz at \(rate), phase \(phase)")
+                    XCTAssertGreaterThanOrEqual(error, -0.10, "\(f) Hz at \(rate), phase \(phase)")
+                    let samplePeak = signal[settle...].map { abs($0) }.max()!
+                    XCTAssertGreaterThanOrEqual(reading, samplePeak, "\(f) Hz at \(rate), phase \(phase)")
+                }
+            }
+            print("true peak of steady sines 20 Hz-20 kHz at \(rate): \(worst.low) / +\(worst.high) dB")
+        }
+    }
+
     func testTruePeakIsNeverBelowTheSamplePeakBitForBit() {
         // Random blocks of random signals, including loud high-frequency content: every read covers at
         // least the magnitudes of the samples processed since the previous read.
