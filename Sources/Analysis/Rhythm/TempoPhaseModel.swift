@@ -75,8 +75,6 @@ final class TempoPhaseModel {
     /// between them.
     private(set) var bestPeriod = 0
     private(set) var bestPosition = 0.0
-    /// Probability of the most probable period block after the last `step`.
-    private(set) var bestPeriodProbability: Float = 0
 
     init(frameRate: Double, minimumBPM: Double, maximumBPM: Double, preferredMinimumBPM: Double,
          preferredMaximumBPM: Double, outsidePenalty: Double, outsideSlope: Double) {
@@ -170,7 +168,6 @@ final class TempoPhaseModel {
         for k in 0..<blockCount { head[k] = 0 }
         bestPeriod = 0
         bestPosition = 0
-        bestPeriodProbability = 0
     }
 
     /// Advances the belief by one frame that saw `activation` (0…1: how much this frame looks like a beat).
@@ -224,20 +221,18 @@ final class TempoPhaseModel {
         }
         let period = shortestPeriod + low
         bestPeriod = period
-        var blockSum: Float = 0, x: Float = 0, y: Float = 0
+        var x: Float = 0, y: Float = 0
         let base = probability + blockStart[low]
         let h = head[low]
         for slot in 0..<period {
             let p = base[slot]
             var position = slot - h
             if position < 0 { position += period }
-            blockSum += p
             x += p * cosine[blockStart[low] + position]
             y += p * sine[blockStart[low] + position]
         }
         var angle = Double(atan2f(y, x))
         if angle < 0 { angle += 2 * Double.pi }
         bestPosition = angle / (2 * Double.pi) * Double(period)
-        bestPeriodProbability = blockSum
     }
 }
