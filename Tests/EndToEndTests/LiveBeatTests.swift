@@ -20,7 +20,8 @@ final class LiveBeatTests: XCTestCase {
         let run = try Tool.capture(Tool.jacktap, [player, "--osc", "127.0.0.1:\(python.port)", "--duration", "7",
                                                   "--json", "--quiet"], environment: server.environment)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let beats = try python.messages().filter { $0.address == "/jacktap/in_1/beat" }
+        let received = try python.messages()
+        let beats = received.filter { $0.address == "/jacktap/in_1/beat" }
         // The same beats as --json events: "t" is the beat's instant, "reported" when it was sent, both in
         // seconds of audio since jacktap's first frame.
         let events = jsonLines(run.stdout).filter { $0["event"] as? String == "beat" }
@@ -48,5 +49,19 @@ final class LiveBeatTests: XCTestCase {
         let arrivals = after.compactMap(\.received)
         XCTAssertEqual(median(zip(tags, tags.dropFirst()).map { $1 - $0 }),
                        median(zip(arrivals, arrivals.dropFirst()).map { $1 - $0 }), accuracy: 0.02)
+        // With every beat a `/bar i i` (the bar counter and the beat in the bar, as --json numbers them) and,
+        // on beat 1 only, a `/downbeat i` with the bar counter: the loop starts on its one, so beat 1 falls
+        // on its first beat and every fourth after.
+        let bars = received.filter { $0.address == "/jacktap/in_1/bar" }
+        XCTAssertEqual(bars.map { $0.floats.map { Int($0) } },
+                       events.map { [$0["bar"] as? Int ?? -1, $0["beat_in_bar"] as? Int ?? -1] })
+        let downbeats = received.filter { $0.address == "/jacktap/in_1/downbeat" }
+        XCTAssertEqual(downbeats.map { Int($0.floats[0]) },
+                       events.filter { $0["beat_in_bar"] as? Int == 1 }.map { $0["bar"] as? Int ?? -1 })
+        for event in events[first...] {
+            let t = try XCTUnwrap(event["t"] as? Double)
+            let index = Int(((t - loop.firstBeat) / 0.5).rounded())
+            XCTAssertEqual(event["beat_in_bar"] as? Int, index % 4 + 1, "beat at \(t) s")
+        }
     }
 }

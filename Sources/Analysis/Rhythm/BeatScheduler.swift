@@ -37,6 +37,8 @@ struct BeatScheduler {
     private(set) var nextBeat: Double = 0
     /// Period of the model's best state, samples.
     private var modelPeriod: Double = 0
+    /// The model's probability-weighted mean period, samples (between whole frames).
+    private var modelMeanPeriod: Double = 0
     private var steady = 0
     private var hasPrediction = false
     private var lastAnnounced: Double?
@@ -66,7 +68,8 @@ struct BeatScheduler {
     /// A new belief: the model's best period and position, `instant` the stream frame its newest frame
     /// describes (position 0 of a beat is a beat at that instant). `mayLock` is false while the music has
     /// not gone on long enough for any reading to mean much.
-    mutating func update(period: Int, position: Double, instant: Double, mayLock: Bool) {
+    mutating func update(period: Int, position: Double, meanPeriod: Double, instant: Double, mayLock: Bool) {
+        modelMeanPeriod = meanPeriod * frameSamples
         let predicted = instant + (Double(period) - position) * frameSamples
         let newPeriod = Double(period) * frameSamples
         if hasPrediction {
@@ -120,17 +123,18 @@ struct BeatScheduler {
         return (frame, count)
     }
 
-    /// The beat period, samples: the mean interval of the recent beats over an even number of intervals, or
-    /// the model's period. Even, because kick and snare alternate and a kick's onset below 1 kHz peaks some
-    /// 13 ms after a snare's: intervals alternate long and short, and an odd count would lean to one of them.
+    /// The beat period, samples: the mean interval of the recent beats over an even number (at least 4) of
+    /// intervals, or the model's mean period. Even, because kick and snare alternate and a kick's onset below
+    /// 1 kHz peaks some 13 ms after a snare's: intervals alternate long and short, and an odd count would
+    /// lean to one of them.
     var periodSamples: Double {
         var intervals = min(announcedCount, Self.tempoBeats) - 1
         intervals -= intervals % 2
-        guard intervals >= 2 else { return modelPeriod }
+        guard intervals >= 4 else { return modelMeanPeriod }
         let newest = announced[(announcedCount - 1) % Self.tempoBeats]
         let oldest = announced[(announcedCount - 1 - intervals) % Self.tempoBeats]
         let mean = (newest - oldest) / Double(intervals)
-        return abs(mean / modelPeriod - 1) <= Self.tempoAgreement ? mean : modelPeriod
+        return abs(mean / modelMeanPeriod - 1) <= Self.tempoAgreement ? mean : modelMeanPeriod
     }
 
     /// Position within the beat at stream frame `frame`, 0 on the beat, nil when not locked.

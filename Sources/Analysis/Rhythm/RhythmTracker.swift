@@ -177,7 +177,7 @@ public final class RhythmTracker {
                 // The newest frame's onsets are described as the onset picker describes a peak: the window's
                 // end less the onset delay.
                 let heard = musicStart.map { Double(now - $0) / sampleRate } ?? 0
-                beats.update(period: model.bestPeriod, position: model.bestPosition,
+                beats.update(period: model.bestPeriod, position: model.bestPosition, meanPeriod: model.meanPeriod,
                              instant: Double(now - onsetDelay), mayLock: heard >= BeatScheduler.minimumMusicSeconds)
             }
         }

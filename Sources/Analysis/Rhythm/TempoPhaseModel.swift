@@ -45,6 +45,7 @@ final class TempoPhaseModel {
     /// (a syncopated loop leaves beats silent), nor a loud onset every non-beat state.
     static let activationFloor: Float = 0.03
     static let edgeOctaves = 0.021
+    static let meanNeighbours = 3
 
     let frameRate: Double
     /// Shortest and longest period, frames.
@@ -65,6 +66,7 @@ final class TempoPhaseModel {
     private let leaving: UnsafeMutablePointer<Float>
     private let entering: UnsafeMutablePointer<Float>
     private let initial: UnsafeMutablePointer<Float>
+    private let blockMass: UnsafeMutablePointer<Float>
     /// cos and sin of 2π·position/period for every state, by its position (slot order differs).
     private let cosine: UnsafeMutablePointer<Float>
     private let sine: UnsafeMutablePointer<Float>
@@ -75,6 +77,8 @@ final class TempoPhaseModel {
     /// between them.
     private(set) var bestPeriod = 0
     private(set) var bestPosition = 0.0
+    /// The probability-weighted mean period around `bestPeriod`, frames (fractional).
+    private(set) var meanPeriod = 0.0
 
     init(frameRate: Double, minimumBPM: Double, maximumBPM: Double, preferredMinimumBPM: Double,
          preferredMaximumBPM: Double, outsidePenalty: Double, outsideSlope: Double) {
@@ -107,6 +111,8 @@ final class TempoPhaseModel {
             }
         }
         leaving = .allocate(capacity: blockCount)
+        blockMass = .allocate(capacity: blockCount)
+        blockMass.initialize(repeating: 0, count: blockCount)
         entering = .allocate(capacity: blockCount)
         // The preference, as a weight on entering each block: its per-frame cost over the beat's frames.
         var preference = [Double](repeating: 0, count: blockCount)
@@ -155,6 +161,7 @@ final class TempoPhaseModel {
         cosine.deallocate()
         sine.deallocate()
         leaving.deallocate()
+        blockMass.deallocate()
         entering.deallocate()
         bandLow.deallocate()
         bandCount.deallocate()
@@ -168,6 +175,7 @@ final class TempoPhaseModel {
         for k in 0..<blockCount { head[k] = 0 }
         bestPeriod = 0
         bestPosition = 0
+        meanPeriod = 0
     }
 
     /// Advances the belief by one frame that saw `activation` (0…1: how much this frame looks like a beat).
@@ -208,10 +216,16 @@ final class TempoPhaseModel {
         let scale = 1 / sum
         var best: Float = -1
         var bestIndex = 0
-        for i in 0..<stateCount {
-            let p = probability[i] * scale
-            probability[i] = p
-            if p > best { best = p; bestIndex = i }
+        for k in 0..<blockCount {
+            let base = probability + blockStart[k]
+            var mass: Float = 0
+            for i in 0..<(shortestPeriod + k) {
+                let p = base[i] * scale
+                base[i] = p
+                mass += p
+                if p > best { best = p; bestIndex = blockStart[k] + i }
+            }
+            blockMass[k] = mass
         }
         // The block and the position of the best slot.
         var low = 0, high = blockCount - 1
@@ -234,5 +248,13 @@ final class TempoPhaseModel {
         var angle = Double(atan2f(y, x))
         if angle < 0 { angle += 2 * Double.pi }
         bestPosition = angle / (2 * Double.pi) * Double(period)
+        // The period between whole frames: the mean over the best period's neighbours, weighted by their
+        // probability (120 BPM is 57.6 frames; the best block alone says 57 or 58, 121.2 or 119.1 BPM).
+        var weighted = 0.0, total = 0.0
+        for j in max(0, low - Self.meanNeighbours)...min(blockCount - 1, low + Self.meanNeighbours) {
+            weighted += Double(blockMass[j]) * Double(shortestPeriod + j)
+            total += Double(blockMass[j])
+        }
+        meanPeriod = total > 0 ? weighted / total : Double(period)
     }
 }
