@@ -50,18 +50,13 @@ final class LiveBeatTests: XCTestCase {
         XCTAssertEqual(median(zip(tags, tags.dropFirst()).map { $1 - $0 }),
                        median(zip(arrivals, arrivals.dropFirst()).map { $1 - $0 }), accuracy: 0.02)
         // With every beat a `/bar i i` (the bar counter and the beat in the bar, as --json numbers them) and,
-        // on beat 1 only, a `/downbeat i` with the bar counter: the loop starts on its one, so beat 1 falls
-        // on its first beat and every fourth after.
+        // on beat 1 only, a `/downbeat i` with the bar counter. (jacktap joins the loop while it plays, so
+        // where its bars begin is not pinned here: BarTrackingTests does that from the music's start.)
         let bars = received.filter { $0.address == "/jacktap/in_1/bar" }
         XCTAssertEqual(bars.map { $0.floats.map { Int($0) } },
                        events.map { [$0["bar"] as? Int ?? -1, $0["beat_in_bar"] as? Int ?? -1] })
         let downbeats = received.filter { $0.address == "/jacktap/in_1/downbeat" }
         XCTAssertEqual(downbeats.map { Int($0.floats[0]) },
                        events.filter { $0["beat_in_bar"] as? Int == 1 }.map { $0["bar"] as? Int ?? -1 })
-        for event in events[first...] {
-            let t = try XCTUnwrap(event["t"] as? Double)
-            let index = Int(((t - loop.firstBeat) / 0.5).rounded())
-            XCTAssertEqual(event["beat_in_bar"] as? Int, index % 4 + 1, "beat at \(t) s")
-        }
     }
 }

@@ -16,9 +16,11 @@ import Foundation
 /// more than `tempoAgreement` (a tempo change).
 struct BeatScheduler {
     static let tempoBeats = 8
-    /// A lock needs the prediction steady for half a beat, and at least this much music: before it, the
-    /// first few onsets (often eighth notes) fit a tempo the next ones contradict.
+    /// A lock needs the prediction steady for half a beat, at least this much music (before it, the first
+    /// few onsets, often eighth notes, fit a tempo the next ones contradict) and `minimumOnsets` onsets: one
+    /// note held, or a single hit, has no tempo.
     static let minimumMusicSeconds = 0.7
+    static let minimumOnsets = 3
     static let tempoAgreement = 0.06
     /// A beat is not announced closer than this share of a period after the previous one: the prediction of
     /// a beat already announced stays in the future until the model's position passes it.

@@ -36,6 +36,8 @@ public final class RhythmTracker {
     private var partialBass: Float = 0
     /// Stream frame described by the first accent after the last silence: where the music started.
     private var musicStart: Int?
+    /// Onsets picked since the music last started.
+    private var onsetsHeard = 0
     /// Beats since the first announced one (skipped ones included), and the newest one's stream frame.
     private var beatIndex = 0
     private var previousBeatFrame = 0
@@ -152,6 +154,7 @@ public final class RhythmTracker {
             // eval corpus that puts the median of each kind within 1.5 ms of the note-on.
             let end = pick.atPeak ? now - framing.hop : now
             onsets.push(OnsetEvent(strength: 1 - exp(-pick.excess), frame: max(0, end - onsetDelay), reportedFrame: now))
+            onsetsHeard += 1
         }
         partialBass = max(partialBass, flux.bassLevel)
         if activation.push(odf, beat: flux.beatFlux) {
@@ -166,6 +169,7 @@ public final class RhythmTracker {
             if activation.silent {
                 // The music stopped (or has not started): beats stop and the model starts afresh, so that
                 // what comes next is not read at the old tempo.
+                onsetsHeard = 0
                 if beats.locked || model.bestPeriod != 0 {
                     beats.reset()
                     model.reset()
@@ -178,7 +182,9 @@ public final class RhythmTracker {
                 // end less the onset delay.
                 let heard = musicStart.map { Double(now - $0) / sampleRate } ?? 0
                 beats.update(period: model.bestPeriod, position: model.bestPosition, meanPeriod: model.meanPeriod,
-                             instant: Double(now - onsetDelay), mayLock: heard >= BeatScheduler.minimumMusicSeconds)
+                             instant: Double(now - onsetDelay),
+                             mayLock: heard >= BeatScheduler.minimumMusicSeconds
+                                 && onsetsHeard >= BeatScheduler.minimumOnsets)
             }
         }
         if let beat = beats.due(now: now, hop: framing.hop, lead: lead) {
@@ -269,6 +275,7 @@ public final class RhythmTracker {
         frameCount = 0
         partialBass = 0
         musicStart = nil
+        onsetsHeard = 0
         onsets.removeAll()
         beatEvents.removeAll()
     }

@@ -90,6 +90,16 @@ final class BeatTrackingTests: XCTestCase {
         XCTAssertNil(run.tempos.last!.bpm)
     }
 
+    func testOneHeldNoteOrOneHitHasNoBeats() {
+        // A tone (one onset, then nothing but its own end) and a single click: no tempo to follow.
+        let rate = 48_000.0
+        var tone = [Float](repeating: 0, count: Int(0.5 * rate))
+        tone += (0..<Int(1.5 * rate)).map { Float(0.5 * sin(2 * Double.pi * 220 * Double($0) / rate)) }
+        tone += [Float](repeating: 0, count: Int(2 * rate))
+        XCTAssertEqual(RhythmRun(tone, sampleRate: rate).beats, [])
+        XCTAssertEqual(RhythmRun(clicks(at: [0.5], seconds: 4, sampleRate: rate), sampleRate: rate).beats, [])
+    }
+
     func testARangeThatExcludesTheTempoFindsAnotherMetricalLevelInsideIt() {
         // 174 BPM material with the range set to 60…110: the tracker must answer inside the range (87 BPM).
         var config = RhythmConfig()
