@@ -29,6 +29,7 @@ struct BeatScheduler {
     /// period) count as steady.
     static let steadyFrames = 3.0
     static let correction = 0.25
+    static let meanSmoothing = 0.01
     static let jumpFrames = 6.0
 
     /// Samples per model frame.
@@ -57,6 +58,7 @@ struct BeatScheduler {
         hasPrediction = false
         steady = 0
         modelPeriod = 0
+        modelMeanPeriod = 0
     }
 
     mutating func unlock() {
@@ -71,7 +73,15 @@ struct BeatScheduler {
     /// describes (position 0 of a beat is a beat at that instant). `mayLock` is false while the music has
     /// not gone on long enough for any reading to mean much.
     mutating func update(period: Int, position: Double, meanPeriod: Double, instant: Double, mayLock: Bool) {
-        modelMeanPeriod = meanPeriod * frameSamples
+        // Smoothed over about 0.9 s: early on the belief shares its mass between two neighbouring periods in
+        // proportions that swing from frame to frame (119.1 / 121.0 BPM read at alternate beats of a 120 BPM
+        // loop); a jump of more than `tempoAgreement` is taken at once.
+        let newMean = meanPeriod * frameSamples
+        if modelMeanPeriod > 0 && abs(newMean / modelMeanPeriod - 1) <= Self.tempoAgreement {
+            modelMeanPeriod += Self.meanSmoothing * (newMean - modelMeanPeriod)
+        } else {
+            modelMeanPeriod = newMean
+        }
         let predicted = instant + (Double(period) - position) * frameSamples
         let newPeriod = Double(period) * frameSamples
         if hasPrediction {
