@@ -20,10 +20,20 @@ public struct AnalysisConfig: Sendable, Equatable {
     public var pitch = PitchConfig()
     /// Onsets, tempo and beats (`--onset-*`, `--bpm-*`, `--beat-lead`).
     public var rhythm = RhythmConfig()
-    /// Whether the pitch tracker runs (`--music`); off, no `/pitch` or `/note` is sent.
-    public var pitchEnabled = true
-    /// Whether the rhythm tracker runs (`--music`); off, no onsets, beats, tempo or phase.
-    public var rhythmEnabled = true
+    /// Which trackers run on which port (`--music`).
+    public var music = MusicSelection()
+    /// Whether the pitch tracker runs on ports no `--music` rule names; off, no `/pitch` or `/note` is sent.
+    public var pitchEnabled: Bool {
+        get { music.everyPort.pitch }
+        set { music.everyPort.pitch = newValue }
+    }
+    /// Whether the rhythm tracker runs on ports no `--music` rule names; off, no onsets, beats, tempo or phase.
+    public var rhythmEnabled: Bool {
+        get { music.everyPort.rhythm }
+        set { music.everyPort.rhythm = newValue }
+    }
+    /// Threads the analysis spreads its ports over (`--threads`); the figures do not depend on it.
+    public var threads = 1
 
     /// The defaults of the OSC contract (design.md).
     public init() {}

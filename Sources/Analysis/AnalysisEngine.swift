@@ -15,10 +15,11 @@ public final class AnalysisEngine {
     let tap: Tap
     let config: AnalysisConfig
     let analyzers: [PortAnalyzer]
-    var rms: [RMSWindow]
-    var peakSinceTick: [Float]
-    var runPeak: [Float]
-    var runSumOfSquares: [Double]
+    let levels: [PortLevels]
+    /// Spreads the per-port, per-programme and per-pair work over `--threads` threads.
+    let splitter: WorkSplitter
+    /// Each port's band levels for the snapshot being made (filled in parallel, then read in port order).
+    var spectralScratch: [(bands: [Float], bands4: [Float], bands7: [Float])]
     var runFrames = 0
     var overrunsSeen = 0
     let portMeters: [PortMeters]
@@ -35,7 +36,8 @@ public final class AnalysisEngine {
     let tickInterval: Double
 
     /// An engine reading `tap`, whose channels are named `portNames`, at the source's `sampleRate`, running
-    /// the broadcast meters `meters` chooses.
+    /// the broadcast meters `meters` chooses, spreading the ports over `config.threads` threads (1: all on the
+    /// calling thread). Every figure and event is the same whatever the number of threads.
     public init(tap: Tap, sampleRate: Double, portNames: [String], config: AnalysisConfig,
                 meters: MeterConfig = MeterConfig()) {
         precondition(portNames.count == tap.channels, "one name per tapped channel")
@@ -43,11 +45,12 @@ public final class AnalysisEngine {
         self.sampleRate = sampleRate
         self.portNames = portNames
         self.config = config
-        analyzers = portNames.map { _ in PortAnalyzer(config: config, sampleRate: sampleRate) }
-        rms = portNames.map { _ in RMSWindow(windowFrames: Int((config.rmsWindow * sampleRate).rounded())) }
-        peakSinceTick = Array(repeating: 0, count: portNames.count)
-        runPeak = Array(repeating: 0, count: portNames.count)
-        runSumOfSquares = Array(repeating: 0, count: portNames.count)
+        analyzers = portNames.map {
+            PortAnalyzer(config: config, sampleRate: sampleRate, analyses: config.music.analyses(forPort: $0))
+        }
+        levels = portNames.map { _ in PortLevels(windowFrames: Int((config.rmsWindow * sampleRate).rounded())) }
+        splitter = WorkSplitter(threads: max(1, config.threads))
+        spectralScratch = Array(repeating: ([], [], []), count: portNames.count)
         tickInterval = sampleRate / config.rate
         nextTick = tickInterval
         portMeters = portNames.map { _ in PortMeters(config: meters, sampleRate: sampleRate) }
@@ -90,28 +93,31 @@ public final class AnalysisEngine {
     /// Measures the `count` readable frames starting `offset` frames in, on every channel: sample peak and
     /// sum of squares (the tap's own kernel, without the copy), the broadcast meters sample by sample, the FFT
     /// history and the pitch and rhythm trackers; in the ring's (up to two) contiguous regions.
+    /// Ports, programmes and pairs are independent of one another: they run in parallel, each on its own state.
     func measure(offset: Int, count: Int) {
         let (_, firstCount, _, secondCount) = tap.ring.readRegions(channel: 0, offset: offset, count: count)
-        for (start, n) in [(offset, firstCount), (offset + firstCount, secondCount)] where n > 0 {
-            for c in 0..<tap.channels {
-                let samples = tap.ring.readRegions(channel: c, offset: start, count: n).0
-                let measured = TapKernel.measure(samples, into: nil, count: n)
-                peakSinceTick[c] = max(peakSinceTick[c], measured.peak)
-                runPeak[c] = max(runPeak[c], measured.peak)
-                runSumOfSquares[c] += Double(measured.sumOfSquares)
-                rms[c].add(sumOfSquares: Double(measured.sumOfSquares), frames: n)
-                portMeters[c].process(samples, count: n)
-                analyzers[c].track(samples, count: n)
+        let regions = [(offset, firstCount), (offset + firstCount, secondCount)]
+        let ports = tap.channels
+        splitter.forEach(ports + programmes.count + pairs.count) { item in
+            for (start, n) in regions where n > 0 {
+                if item < ports {
+                    let samples = tap.ring.readRegions(channel: item, offset: start, count: n).0
+                    let measured = TapKernel.measure(samples, into: nil, count: n)
+                    levels[item].add(peak: measured.peak, sumOfSquares: measured.sumOfSquares, frames: n)
+                    portMeters[item].process(samples, count: n)
+                    analyzers[item].track(samples, count: n)
+                } else if item < ports + programmes.count {
+                    programmes[item - ports].process(count: n) {
+                        tap.ring.readRegions(channel: $0, offset: start, count: n).0
+                    }
+                } else {
+                    let (pair, meter) = pairs[item - ports - programmes.count]
+                    meter.process(left: tap.ring.readRegions(channel: pair.left, offset: start, count: n).0,
+                                  right: tap.ring.readRegions(channel: pair.right, offset: start, count: n).0, count: n)
+                }
             }
-            for programme in programmes {
-                programme.process(count: n) { tap.ring.readRegions(channel: $0, offset: start, count: n).0 }
-            }
-            for (pair, meter) in pairs {
-                meter.process(left: tap.ring.readRegions(channel: pair.left, offset: start, count: n).0,
-                              right: tap.ring.readRegions(channel: pair.right, offset: start, count: n).0, count: n)
-            }
+            if item < ports { analyzers[item].append(from: tap.ring, channel: item, offset: offset, count: count) }
         }
-        for c in 0..<tap.channels { analyzers[c].append(from: tap.ring, channel: c, offset: offset, count: count) }
         collectEvents()
     }
 
@@ -155,10 +161,7 @@ public final class AnalysisEngine {
         for c in 0..<tap.channels {
             let peak = tap.takePeak(channel: c)
             _ = tap.takeSumOfSquares(channel: c)
-            if dropped {
-                peakSinceTick[c] = max(peakSinceTick[c], peak)
-                runPeak[c] = max(runPeak[c], peak)
-            }
+            if dropped { levels[c].addDropped(peak: peak) }
         }
         if resetRequested.exchange(false, ordering: .acquiring) { resetMeters() }
 
@@ -193,11 +196,15 @@ public final class AnalysisEngine {
         var readings = [PortReading]()
         readings.reserveCapacity(portNames.count)
         let elapsed = Double(position - lastSnapshotPosition) / sampleRate
+        // The FFTs, one per port, in parallel; the readings are then made in port order.
+        spectralScratch.withUnsafeMutableBufferPointer { scratch in
+            splitter.forEach(portNames.count) { scratch[$0] = analyzers[$0].readBands() }
+        }
         for c in 0..<portNames.count {
-            let rmsDB = Decibels.amplitude(rms[c].rms)
-            let peakDB = Decibels.amplitude(Double(peakSinceTick[c]))
+            let rmsDB = Decibels.amplitude(levels[c].rms.rms)
+            let peakDB = Decibels.amplitude(Double(levels[c].peakSinceTick))
             let analyzer = analyzers[c]
-            let spectral = analyzer.readBands()
+            let spectral = spectralScratch[c]
             readings.append(PortReading(
                 name: portNames[c], peakDB: peakDB, rmsDB: rmsDB,
                 level: Decibels.unit(rmsDB, low: config.levelFloorDB), bands: spectral.bands,
@@ -205,7 +212,7 @@ public final class AnalysisEngine {
                 meters: portMeters[c].read(peakDB: peakDB, elapsed: elapsed),
                 tempo: analyzer.rhythm?.tempo, phase: analyzer.rhythm?.phase(atFrame: position),
                 bands4: spectral.bands4, bands7: spectral.bands7))
-            peakSinceTick[c] = 0
+            levels[c].peakSinceTick = 0
         }
         lastSnapshotPosition = position
         return Snapshot(time: Double(position) / sampleRate, ports: readings, overruns: tap.overruns,
@@ -216,8 +223,8 @@ public final class AnalysisEngine {
     /// Figures over everything polled so far.
     public func summary() -> RunSummary {
         RunSummary(
-            peakDB: runPeak.map { Decibels.amplitude(Double($0)) },
-            rmsDB: runSumOfSquares.map { runFrames > 0 ? Decibels.power($0 / Double(runFrames)) : Decibels.floor },
+            peakDB: levels.map { Decibels.amplitude(Double($0.runPeak)) },
+            rmsDB: levels.map { runFrames > 0 ? Decibels.power($0.runSumOfSquares / Double(runFrames)) : Decibels.floor },
             names: portNames, frames: runFrames, sampleRate: sampleRate, overruns: tap.overruns,
             truePeakDB: portMeters.map { $0.truePeak == nil ? nil : Decibels.amplitude(Double($0.runTruePeak)) },
             clips: portMeters.map { $0.clip?.events },

@@ -27,7 +27,8 @@ final class PortAnalyzer {
     static let edges4 = [20.0, 100, 250, 3_000, 10_000]
     static let edges7 = (0...7).map { 63.0 * pow(16_000.0 / 63.0, Double($0) / 7) }
 
-    init(config: AnalysisConfig, sampleRate: Double) {
+    /// The analysis of a port that runs the trackers `analyses` names.
+    init(config: AnalysisConfig, sampleRate: Double, analyses: MusicSelection.Analyses) {
         self.config = config
         self.sampleRate = sampleRate
         spectrum = PowerSpectrum(size: config.fftSize)
@@ -35,8 +36,8 @@ final class PortAnalyzer {
                             fftSize: config.fftSize, sampleRate: sampleRate)
         layout4 = BandLayout(edges: Self.edges4, fftSize: config.fftSize, sampleRate: sampleRate)
         layout7 = BandLayout(edges: Self.edges7, fftSize: config.fftSize, sampleRate: sampleRate)
-        pitch = config.pitchEnabled ? PitchTracker(config: config.pitch, sampleRate: sampleRate) : nil
-        rhythm = config.rhythmEnabled ? RhythmTracker(config: config.rhythm, sampleRate: sampleRate) : nil
+        pitch = analyses.pitch ? PitchTracker(config: config.pitch, sampleRate: sampleRate) : nil
+        rhythm = analyses.rhythm ? RhythmTracker(config: config.rhythm, sampleRate: sampleRate) : nil
         history = Array(repeating: 0, count: config.fftSize)
         unrolled = Array(repeating: 0, count: config.fftSize)
         bands = Array(repeating: 0, count: layout.count)

@@ -1,10 +1,10 @@
-import Glibc
+import DSP
 
 /// Finding source ports by name: glob matching for `--connect`, and the nearest names for a typo.
 public enum PortMatching {
     /// The ports among `ports` that the shell-style `glob` matches (fnmatch: * ? [..]).
     public static func matching(_ glob: String, in ports: [String]) -> [String] {
-        ports.filter { fnmatch(glob, $0, 0) == 0 }
+        ports.filter { Glob.matches(glob, $0) }
     }
 
     /// Up to `limit` names from `ports` closest to `name` by edit distance, closest first.

@@ -4,10 +4,13 @@ import Foundation
 
 /// Options of the musical analysis (live and `analyze`): pitch range and voicing, note display, onsets, tempo.
 struct MusicOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Musical analysis to run: pitch (pitch, note), rhythm (onsets, beats, tempo, phase), comma-separated, or all or none.",
-        valueName: "list"))
-    var music: String = "all"
+    @Option(help: ArgumentHelp("""
+        Musical analysis to run: pitch (pitch, note), rhythm (onsets, beats, tempo, phase), comma-separated, \
+        or all or none (default all). Per port: PORTS=WHAT, where PORTS is a port, a glob or a range and WHAT \
+        is all, none, pitch, rhythm or pitch+rhythm; e.g. --music 'in_1=all,in_2..in_64=none'. A later rule \
+        wins; ports no rule names get the bare items (all when there are none). May be repeated.
+        """, valueName: "list"))
+    var music: [String] = []
 
     @Option(name: .customLong("pitch-min"), help: ArgumentHelp(
         "Lowest fundamental searched, Hz; the pitch window spans two of its periods (40 Hz: E1 at 50 ms).",
@@ -50,19 +53,13 @@ struct MusicOptions: ParsableArguments {
         valueName: "s"))
     var beatLead: Double = RhythmConfig().beatLead
 
-    /// Which trackers `--music` names: (pitch, rhythm).
-    func chosen() throws -> (pitch: Bool, rhythm: Bool) {
-        let names = music.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        if names == ["all"] { return (true, true) }
-        if names == ["none"] { return (false, false) }
-        for name in names where name != "pitch" && name != "rhythm" {
-            throw ValidationError("--music: unknown analysis '\(name)' (pitch, rhythm, all or none)")
-        }
-        return (names.contains("pitch"), names.contains("rhythm"))
+    /// Which trackers `--music` runs on which port.
+    func selection() throws -> MusicSelection {
+        do { return try MusicSelection(parsing: music) } catch { throw ValidationError("--music: \(error)") }
     }
 
     func validate() throws {
-        _ = try chosen()
+        _ = try selection()
         guard pitchMinimum >= 20, pitchMinimum < pitchMaximum else {
             throw ValidationError("--pitch-min must be at least 20 Hz and below --pitch-max")
         }
@@ -80,9 +77,7 @@ struct MusicOptions: ParsableArguments {
 
     /// Writes these settings into `config`.
     func apply(to config: inout AnalysisConfig) {
-        let chosen = (try? chosen()) ?? (pitch: true, rhythm: true)
-        config.pitchEnabled = chosen.pitch
-        config.rhythmEnabled = chosen.rhythm
+        config.music = (try? selection()) ?? MusicSelection()
         config.pitch.minimumFrequency = pitchMinimum
         config.pitch.maximumFrequency = pitchMaximum
         config.pitch.confidenceGate = pitchConfidence
