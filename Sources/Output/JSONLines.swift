@@ -12,102 +12,154 @@ import OSC
 public enum JSONLines {
     /// One tick as a JSON line (no trailing newline).
     public static func line(for snapshot: Snapshot) -> String {
-        var out = "{\"t\": " + fixed(snapshot.time, 4)
+        var out = JSONText(capacity: 64 + snapshot.ports.count * 900)
+        out.raw("{\"t\": ")
+        out.fixed(snapshot.time, 4)
         for port in snapshot.ports {
-            out += ", " + quoted(OSCAddress.sanitizedPart(port.name)) + ": {"
-            out += "\"peak\": " + fixed(port.peakDB, 3) + ", \"rms\": " + fixed(port.rmsDB, 3)
-            out += ", \"level\": " + fixed(port.level, 4) + ", \"bands\": ["
-            out += port.bands.map { fixed($0, 4) }.joined(separator: ", ") + "]"
-            if !port.bands4.isEmpty { out += ", \"bands4\": [" + port.bands4.map { fixed($0, 4) }.joined(separator: ", ") + "]" }
-            if !port.bands7.isEmpty { out += ", \"bands7\": [" + port.bands7.map { fixed($0, 4) }.joined(separator: ", ") + "]" }
+            out.raw(", ")
+            out.quoted(OSCAddress.sanitizedPart(port.name))
+            out.raw(": {\"peak\": ")
+            out.fixed(port.peakDB, 3)
+            out.raw(", \"rms\": ")
+            out.fixed(port.rmsDB, 3)
+            out.raw(", \"level\": ")
+            out.fixed(port.level, 4)
+            out.raw(", \"bands\": ")
+            list(port.bands, into: &out)
+            if !port.bands4.isEmpty { out.raw(", \"bands4\": "); list(port.bands4, into: &out) }
+            if !port.bands7.isEmpty { out.raw(", \"bands7\": "); list(port.bands7, into: &out) }
             if let pitch = port.pitch {
-                out += ", \"pitch\": {\"t\": " + fixed(pitch.time, 4) + ", \"hz\": " + fixed(pitch.frequency, 2)
-                out += ", \"confidence\": " + fixed(pitch.confidence, 3) + ", \"voiced\": \(pitch.voiced)}"
+                out.raw(", \"pitch\": {\"t\": ")
+                out.fixed(pitch.time, 4)
+                out.raw(", \"hz\": ")
+                out.fixed(pitch.frequency, 2)
+                out.raw(", \"confidence\": ")
+                out.fixed(pitch.confidence, 3)
+                out.raw(", \"voiced\": ")
+                out.boolean(pitch.voiced)
+                out.raw("}")
             } else {
-                out += ", \"pitch\": null"
+                out.raw(", \"pitch\": null")
             }
             if let note = port.note {
-                out += ", \"note\": [" + quoted(note.name) + ", \(note.midi), " + fixed(note.cents, 1) + "]"
+                out.raw(", \"note\": [")
+                out.quoted(note.name)
+                out.raw(", ")
+                out.integer(note.midi)
+                out.raw(", ")
+                out.fixed(note.cents, 1)
+                out.raw("]")
             } else {
-                out += ", \"note\": null"
+                out.raw(", \"note\": null")
             }
-            out += ", \"tempo\": " + (port.tempo.map { fixed($0, 2) } ?? "null")
-            out += ", \"phase\": " + (port.phase.map { fixed($0, 3) } ?? "null")
-            out += meterFields(port.meters) + "}"
+            out.raw(", \"tempo\": ")
+            if let tempo = port.tempo { out.fixed(tempo, 2) } else { out.raw("null") }
+            out.raw(", \"phase\": ")
+            if let phase = port.phase { out.fixed(phase, 3) } else { out.raw("null") }
+            meterFields(port.meters, into: &out)
+            out.raw("}")
         }
-        out += programmeFields(snapshot.programmes)
+        programmeFields(snapshot.programmes, into: &out)
         for pair in snapshot.pairs {
-            out += ", " + quoted(OSCAddress.sanitizedPart(pair.name)) + ": {\"correlation\": " + fixed(pair.correlation, 4) + "}"
+            out.raw(", ")
+            out.quoted(OSCAddress.sanitizedPart(pair.name))
+            out.raw(": {\"correlation\": ")
+            out.fixed(pair.correlation, 4)
+            out.raw("}")
         }
-        return out + "}"
+        out.raw("}")
+        return out.text
     }
 
     /// One event as a JSON line: `{"t": 12.345, "port": "in_1", "event": "beat", "count": 17, "bpm": 120.0,
     /// "bar": 5, "beat_in_bar": 1, "beats_per_bar": 4, "reported": 12.335}` or `{"t": …, "port": …,
     /// "event": "onset", "strength": 0.8, "reported": …}`.
     public static func line(for event: AnalysisEvent) -> String {
-        var out = "{\"t\": " + fixed(event.time, 4) + ", \"port\": " + quoted(OSCAddress.sanitizedPart(event.port))
+        var out = JSONText(capacity: 160)
+        out.raw("{\"t\": ")
+        out.fixed(event.time, 4)
+        out.raw(", \"port\": ")
+        out.quoted(OSCAddress.sanitizedPart(event.port))
         switch event.kind {
-        case .onset(let strength): out += ", \"event\": \"onset\", \"strength\": " + fixed(strength, 3)
+        case .onset(let strength):
+            out.raw(", \"event\": \"onset\", \"strength\": ")
+            out.fixed(strength, 3)
         case .beat(let count, let bpm, let position):
-            out += ", \"event\": \"beat\", \"count\": \(count), \"bpm\": " + fixed(bpm, 2)
-                + ", \"bar\": \(position.bar), \"beat_in_bar\": \(position.beat), \"beats_per_bar\": \(position.beatsPerBar)"
+            out.raw(", \"event\": \"beat\", \"count\": ")
+            out.integer(count)
+            out.raw(", \"bpm\": ")
+            out.fixed(bpm, 2)
+            out.raw(", \"bar\": ")
+            out.integer(position.bar)
+            out.raw(", \"beat_in_bar\": ")
+            out.integer(position.beat)
+            out.raw(", \"beats_per_bar\": ")
+            out.integer(position.beatsPerBar)
         }
-        return out + ", \"reported\": " + fixed(event.reported, 4) + "}"
+        out.raw(", \"reported\": ")
+        out.fixed(event.reported, 4)
+        out.raw("}")
+        return out.text
     }
 
-    static func meterFields(_ m: MeterReading) -> String {
-        var out = ""
-        if let v = m.truePeakDB { out += ", \"truepeak\": " + fixed(v, 3) }
-        if let v = m.vu { out += ", \"vu\": " + fixed(v, 3) }
-        if let v = m.ppm { out += ", \"ppm\": " + fixed(v, 3) }
-        if let v = m.k { out += ", \"k\": " + fixed(v, 3) }
-        if let v = m.holdDB { out += ", \"hold\": " + fixed(v, 3) }
-        if let v = m.clips { out += ", \"clip\": \(v)" }
-        return out
+    /// `[v, v, …]`, four decimals each.
+    static func list(_ values: [Float], into out: inout JSONText) {
+        out.raw("[")
+        for (i, v) in values.enumerated() {
+            if i > 0 { out.raw(", ") }
+            out.fixed(v, 4)
+        }
+        out.raw("]")
     }
 
-    static func programmeFields(_ programmes: [ProgrammeReading]) -> String {
-        var out = ""
+    static func meterFields(_ m: MeterReading, into out: inout JSONText) {
+        if let v = m.truePeakDB { out.raw(", \"truepeak\": "); out.fixed(v, 3) }
+        if let v = m.vu { out.raw(", \"vu\": "); out.fixed(v, 3) }
+        if let v = m.ppm { out.raw(", \"ppm\": "); out.fixed(v, 3) }
+        if let v = m.k { out.raw(", \"k\": "); out.fixed(v, 3) }
+        if let v = m.holdDB { out.raw(", \"hold\": "); out.fixed(v, 3) }
+        if let v = m.clips { out.raw(", \"clip\": "); out.integer(v) }
+    }
+
+    static func programmeFields(_ programmes: [ProgrammeReading], into out: inout JSONText) {
         for p in programmes {
-            out += ", " + quoted(OSCAddress.sanitizedPart(p.name)) + ": {\"loudness\": {"
-            out += ProgrammeReading.fields(p).map { quoted($0.0) + ": " + fixed($0.1, 3) }.joined(separator: ", ")
-            out += "}}"
+            out.raw(", ")
+            out.quoted(OSCAddress.sanitizedPart(p.name))
+            out.raw(": {\"loudness\": {")
+            for (i, (name, value)) in ProgrammeReading.fields(p).enumerated() {
+                if i > 0 { out.raw(", ") }
+                out.quoted(name)
+                out.raw(": ")
+                out.fixed(value, 3)
+            }
+            out.raw("}}")
         }
-        return out
     }
 
     /// The final line: figures over the whole run.
     public static func line(for summary: RunSummary) -> String {
-        var out = "{\"summary\": {\"duration\": " + fixed(Double(summary.frames) / summary.sampleRate, 4)
-        out += ", \"frames\": \(summary.frames), \"sample_rate\": " + fixed(summary.sampleRate, 0)
-        out += ", \"overruns\": \(summary.overruns)"
+        var out = JSONText()
+        out.raw("{\"summary\": {\"duration\": ")
+        out.fixed(Double(summary.frames) / summary.sampleRate, 4)
+        out.raw(", \"frames\": ")
+        out.integer(summary.frames)
+        out.raw(", \"sample_rate\": ")
+        out.fixed(summary.sampleRate, 0)
+        out.raw(", \"overruns\": ")
+        out.integer(summary.overruns)
         for (i, name) in summary.names.enumerated() {
-            out += ", " + quoted(OSCAddress.sanitizedPart(name)) + ": {\"peak\": " + fixed(summary.peakDB[i], 3)
-            out += ", \"rms\": " + fixed(summary.rmsDB[i], 3)
-            if i < summary.truePeakDB.count, let tp = summary.truePeakDB[i] { out += ", \"truepeak\": " + fixed(tp, 3) }
-            if i < summary.clips.count, let clips = summary.clips[i] { out += ", \"clip\": \(clips)" }
-            out += "}"
+            out.raw(", ")
+            out.quoted(OSCAddress.sanitizedPart(name))
+            out.raw(": {\"peak\": ")
+            out.fixed(summary.peakDB[i], 3)
+            out.raw(", \"rms\": ")
+            out.fixed(summary.rmsDB[i], 3)
+            if i < summary.truePeakDB.count, let tp = summary.truePeakDB[i] { out.raw(", \"truepeak\": "); out.fixed(tp, 3) }
+            if i < summary.clips.count, let clips = summary.clips[i] { out.raw(", \"clip\": "); out.integer(clips) }
+            out.raw("}")
         }
-        return out + programmeFields(summary.programmes) + "}}"
-    }
-
-    static func fixed<F: BinaryFloatingPoint>(_ value: F, _ decimals: Int) -> String {
-        let v = Double(value)
-        guard v.isFinite else { return "null" }
-        return String(format: "%.\(decimals)f", v)
-    }
-
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        programmeFields(summary.programmes, into: &out)
+        out.raw("}}")
+        return out.text
     }
 }

@@ -135,6 +135,13 @@ func truePeakWorkload(seconds: Double, sampleRate: Double) {
     precondition(reading > 0)
 }
 
+if CommandLine.arguments.dropFirst().first == "json" {
+    let r = jsonBenchmark(ports: 64, ticksPerSecond: 30)
+    print("# json\tports\tticks_per_second\tjacktap_core_share\tfoundation_core_share")
+    print("json\t64\t30\t\(r.jacktap)\t\(r.foundation)")
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "truepeak" {
     truePeakWorkload(seconds: 10, sampleRate: 48_000)
     exit(0)
