@@ -1,15 +1,19 @@
 import Dispatch
 
-/// Runs independent pieces of work (one per port, programme or pair) on up to `threads` threads at once and
+/// Runs independent pieces of work (one per port, programme or pair; one per file for `analyze`) on up to `threads` threads at once and
 /// returns when all are done. Each piece touches only its own state, so the result is the same whatever the
 /// number of threads and the order the pieces run in; the calling thread takes a share of the work.
-struct WorkSplitter {
+public struct WorkSplitter: Sendable {
     /// Threads to use (1: everything on the calling thread).
-    let threads: Int
+    public let threads: Int
+
+    public init(threads: Int) {
+        self.threads = max(1, threads)
+    }
 
     /// Calls `body(i)` for every i in 0..<count, item i on worker i mod `threads` (ports of different cost
     /// spread over the workers rather than gather on one).
-    func forEach(_ count: Int, _ body: (Int) -> Void) {
+    public func forEach(_ count: Int, _ body: (Int) -> Void) {
         let workers = min(threads, count)
         if workers <= 1 {
             for i in 0..<count { body(i) }

@@ -136,6 +136,15 @@ public enum JSONLines {
         }
     }
 
+    /// The line before each file's lines when `analyze` is given several: `{"file": "a.wav"}`.
+    public static func line(forFile path: String) -> String {
+        var out = JSONText()
+        out.raw("{\"file\": ")
+        out.quoted(path)
+        out.raw("}")
+        return out.text
+    }
+
     /// The final line: figures over the whole run.
     public static func line(for summary: RunSummary) -> String {
         var out = JSONText()

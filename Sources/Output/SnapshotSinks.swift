@@ -8,21 +8,25 @@ public final class SnapshotSinks {
     let router: OSCRouter?
     let json: Bool
     let view: TerminalView?
+    /// Where the JSON lines and the view go: stdout, or a buffer the caller prints later.
+    let write: (String) -> Void
 
     /// Sends OSC through `router` (each destination with its own settings), prints JSON lines when `json`,
-    /// draws `view` when given.
-    public init(router: OSCRouter?, json: Bool, view: TerminalView?) {
+    /// draws `view` when given; text goes to `write` (stdout unless told otherwise).
+    public init(router: OSCRouter?, json: Bool, view: TerminalView?,
+                write: @escaping (String) -> Void = StandardOutput.write) {
         self.router = router
         self.json = json
         self.view = view
+        self.write = write
     }
 
     /// Publishes one tick everywhere. A destination that is down only counts an error (UDPSender never blocks).
     /// With a `clock` (live), bundles carry the wall-clock instants the values describe.
     public func publish(_ snapshot: Snapshot, clock: StreamClock? = nil) {
         router?.publish(snapshot, clock: clock)
-        if json { StandardOutput.write(JSONLines.line(for: snapshot) + "\n") }
-        if let view { StandardOutput.write(view.render(snapshot)) }
+        if json { write(JSONLines.line(for: snapshot) + "\n") }
+        if let view { write(view.render(snapshot)) }
     }
 
     /// Publishes one event at once, in a datagram of its own: a bundle timetagged with the instant the event
@@ -30,12 +34,12 @@ public final class SnapshotSinks {
     /// the beat), or a plain message for destinations that take plain messages. Never rate-limited.
     public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
         router?.publish(event, timetag: timetag)
-        if json { StandardOutput.write(JSONLines.line(for: event) + "\n") }
+        if json { write(JSONLines.line(for: event) + "\n") }
     }
 
     /// Prints the run's summary line (with `--json`).
     public func finish(_ summary: RunSummary) {
-        if json { StandardOutput.write(JSONLines.line(for: summary) + "\n") }
+        if json { write(JSONLines.line(for: summary) + "\n") }
     }
 }
 

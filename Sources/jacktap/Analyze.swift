@@ -3,21 +3,26 @@ import ArgumentParser
 import AudioFile
 import OSC
 import Output
+import Synchronization
 
-/// `jacktap analyze FILE`: the live analysis over an audio file, as fast as the machine allows.
+/// `jacktap analyze FILE…`: the live analysis over audio files, as fast as the machine allows.
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Analyse an audio file (WAV, FLAC, AIFF, Ogg, …) with the same code as a live run.",
+        abstract: "Analyse audio files (WAV, FLAC, AIFF, Ogg, …) with the same code as a live run.",
         discussion: """
-            The file is fed through the real-time tap in JACK-sized periods (--period), so it gives the same
+            Each file is fed through the real-time tap in JACK-sized periods (--period), so it gives the same
             figures as the same audio played live. Channels become in_1, in_2, …. With --json, one line per
             tick and a final {"summary": …} line (whole-file peak and RMS) go to stdout; without it, a short
             summary. --osc sends the ticks as OSC too. A progress bar goes to stderr when it is a terminal.
+            The channels of a file are analysed on --threads threads. Several files are analysed side by side
+            (one after another with --osc, so a receiver gets one stream at a time) and printed in the order
+            given, each after a {"file": PATH} line with --json; a file that cannot be read is reported and
+            the others still analysed (exit 66).
             """
     )
 
-    @Argument(help: "The audio file.")
-    var file: String
+    @Argument(help: "The audio files.")
+    var files: [String] = []
 
     @Option(help: "Frames per period, as a JACK server would deliver them.")
     var period: Int = 256
@@ -27,25 +32,53 @@ struct Analyze: ParsableCommand {
     @OptionGroup(title: "Meters") var meters: MeterOptions
 
     func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one audio file") }
         guard period >= 16, period <= 8192 else { throw ValidationError("--period must be between 16 and 8192 frames") }
         try output.validate(analysisRate: analysis.rate)
     }
 
     func run() throws {
-        let reader: SoundFileReader
-        do { reader = try SoundFileReader(path: file) } catch {
-            Failure(description: error.description, code: Failure.badFile).exit()
-        }
         let router: OSCRouter?
         do { router = try output.makeRouter(analysisRate: analysis.rate) } catch { error.exit() }
+        if files.count == 1 {
+            if let failure = analyse(files[0], router: router, threads: analysis.threads, showProgress: true,
+                                     write: StandardOutput.write) {
+                Failure(description: failure, code: Failure.badFile).exit()
+            }
+            return
+        }
+        // Several files: side by side, each on its own thread and printed in order as the ones before it are
+        // done; one after another, printed as they go, when OSC must get one stream at a time.
+        let parallelFiles = router == nil ? min(analysis.threads, files.count) : 1
+        let threadsPerFile = max(1, analysis.threads / parallelFiles)
+        let printer = OrderedPrinter()
+        WorkSplitter(threads: parallelFiles).forEach(files.count) { index in
+            let buffer = TextBuffer()
+            let write: (String) -> Void
+            if parallelFiles == 1 { write = { StandardOutput.write($0) } } else { write = { buffer.text += $0 } }
+            if output.json { write(JSONLines.line(forFile: files[index]) + "\n") }
+            let failure = analyse(files[index], router: router, threads: threadsPerFile, showProgress: false,
+                                  write: write)
+            printer.finish(index, text: buffer.text, error: failure.map { "jacktap: \($0)\n" })
+        }
+        if printer.failures > 0 { throw ExitCode(Failure.badFile) }
+    }
+
+    /// Analyses one file, writing its lines (or its text summary) through `write`; the failure to read it, if any.
+    func analyse(_ file: String, router: OSCRouter?, threads: Int, showProgress: Bool,
+                 write: @escaping (String) -> Void) -> String? {
+        let reader: SoundFileReader
+        do { reader = try SoundFileReader(path: file) } catch { return error.description }
         let driver = FileTapDriver(reader: reader, periodFrames: period, ringFrames: 4 * period)
         let names = (1...reader.channels).map { "in_\($0)" }
         let meterConfig: MeterConfig
         do { meterConfig = try meters.config(ports: names) } catch { error.exit() }
+        var config = analysis.config
+        config.threads = threads
         let engine = AnalysisEngine(tap: driver.tap, sampleRate: reader.sampleRate, portNames: names,
-                                    config: analysis.config, meters: meterConfig)
-        let sinks = SnapshotSinks(router: router, json: output.json, view: nil)
-        var progress = ProgressBar(total: reader.frames, enabled: StandardOutput.isTerminal(2))
+                                    config: config, meters: meterConfig)
+        let sinks = SnapshotSinks(router: router, json: output.json, view: nil, write: write)
+        var progress = ProgressBar(total: reader.frames, enabled: showProgress && StandardOutput.isTerminal(2))
         while driver.feedPeriod() {
             sinks.publish(engine.pollOutputs())
             progress.update(driver.framesFed, sampleRate: reader.sampleRate)
@@ -56,9 +89,8 @@ struct Analyze: ParsableCommand {
         if output.json {
             sinks.finish(summary)
         } else {
-            StandardOutput.write(String(format: "%@: %.3f s, %.0f Hz, %d channel(s)\n", file,
-                                        Double(summary.frames) / summary.sampleRate, summary.sampleRate,
-                                        reader.channels))
+            write(String(format: "%@: %.3f s, %.0f Hz, %d channel(s)\n", file,
+                         Double(summary.frames) / summary.sampleRate, summary.sampleRate, reader.channels))
             for (i, name) in summary.names.enumerated() {
                 var line = String(format: "  %@  peak %8.3f dBFS   rms %8.3f dBFS", name, summary.peakDB[i],
                                   summary.rmsDB[i])
@@ -66,13 +98,14 @@ struct Analyze: ParsableCommand {
                     line += String(format: "   true peak %8.3f dBTP", tp)
                 }
                 if i < summary.clips.count, let clips = summary.clips[i], clips > 0 { line += "   clips \(clips)" }
-                StandardOutput.write(line + "\n")
+                write(line + "\n")
             }
             for p in summary.programmes {
-                StandardOutput.write(String(format: "  %@  integrated %.1f LUFS   range %.1f LU   max momentary %.1f   max short-term %.1f\n",
-                                            p.name, p.integrated, p.range, p.maxMomentary, p.maxShortTerm))
+                write(String(format: "  %@  integrated %.1f LUFS   range %.1f LU   max momentary %.1f   max short-term %.1f\n",
+                             p.name, p.integrated, p.range, p.maxMomentary, p.maxShortTerm))
             }
         }
+        return nil
     }
 }
 
@@ -95,5 +128,32 @@ struct ProgressBar {
 
     func finish() {
         if enabled, total > 0 { StandardOutput.error("\r\u{1B}[K") }
+    }
+}
+
+/// One file's output, kept until the files before it are printed.
+final class TextBuffer {
+    var text = ""
+}
+
+/// Prints the output of files analysed side by side in the order they were given: a file's text goes out once
+/// every file before it is done.
+final class OrderedPrinter: @unchecked Sendable {
+    private let state = Mutex<(next: Int, done: [Int: (text: String, error: String?)], failures: Int)>((0, [:], 0))
+
+    /// Files that could not be read so far.
+    var failures: Int { state.withLock { $0.failures } }
+
+    /// File `index` is done: what it printed and the error it ended with.
+    func finish(_ index: Int, text: String, error: String?) {
+        state.withLock { state in
+            state.done[index] = (text, error)
+            if error != nil { state.failures += 1 }
+            while let (text, error) = state.done.removeValue(forKey: state.next) {
+                StandardOutput.write(text)
+                if let error { StandardOutput.error(error) }
+                state.next += 1
+            }
+        }
     }
 }

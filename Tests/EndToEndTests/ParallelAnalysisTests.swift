@@ -88,4 +88,22 @@ final class ParallelAnalysisTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains(bad[0]), "\(bad): the message names the option: \(result.stderr)")
         }
     }
+
+    func testSeveralFilesAreAnalysedSideBySideAndPrintedInTheOrderGivenEachAsOnItsOwn() throws {
+        let six = try sixPortFile()
+        let tone = Tool.temporaryPath("parallel-tone.flac"), missing = Tool.temporaryPath("parallel-missing.wav")
+        defer { unlink(six); unlink(tone) }
+        try Tool.run("sox", ["-R", "-n", "-r", "44100", "-b", "16", tone, "synth", "3", "sine", "440", "gain", "-6"])
+        let alone = try [tone, six].map { try Tool.run(Tool.jacktap, ["analyze", $0, "--json"]) }
+        for threads in ["1", "2", "4"] {
+            let result = try Tool.capture(Tool.jacktap, ["analyze", tone, missing, six, "--json", "--threads", threads])
+            XCTAssertEqual(result.status, 66, "an unreadable file among several: exit 66 after the others")
+            XCTAssertTrue(result.stderr.contains(missing), result.stderr)
+            let expected = "{\"file\": \"\(tone)\"}\n" + alone[0] + "{\"file\": \"\(missing)\"}\n"
+                + "{\"file\": \"\(six)\"}\n" + alone[1]
+            XCTAssertTrue(result.stdout == expected, "--threads \(threads): each file's lines as on its own, in order")
+        }
+        let text = try Tool.run(Tool.jacktap, ["analyze", six, tone])
+        XCTAssertLessThan(text.range(of: six)!.lowerBound, text.range(of: tone)!.lowerBound)
+    }
 }

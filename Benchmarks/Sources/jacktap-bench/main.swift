@@ -54,13 +54,13 @@ func tapBenchmark(ports: Int, frames: Int, sampleRate: Double) -> (nsPerPortFram
 }
 
 /// Seconds of CPU per second of audio for one port through tap + engine (analysis at the default settings).
-func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int) -> Double {
+func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int, runs: Int = 5) -> Double {
     let frames = Int(seconds * sampleRate)
     var signal = TestSignal(kind: .demo, sampleRate: sampleRate)
     let audio = UnsafeMutablePointer<Float>.allocate(capacity: frames)
     defer { audio.deallocate() }
     signal.render(into: audio, count: frames)
-    let ns = measure(runs: 5, repeats: 1) {
+    let ns = measure(runs: runs, repeats: 1) {
         let tap = Tap.allocate(channels: 1, ringFrames: 4 * period)
         defer { tap.deallocate() }
         let engine = AnalysisEngine(tap: tap, sampleRate: sampleRate, portNames: ["in_1"], config: AnalysisConfig())
@@ -133,6 +133,13 @@ func truePeakWorkload(seconds: Double, sampleRate: Double) {
         if start % 1600 < 256 { reading = max(reading, meter.read()) }
     }
     precondition(reading > 0)
+}
+
+if CommandLine.arguments.dropFirst().first == "analysis" {
+    // One port of the default analysis over 5 s of the demo signal, once: the workload callgrind profiles.
+    let cpu = analysisBenchmark(seconds: 5, sampleRate: 48_000, period: 256, runs: 1)
+    print("analysis\t\(cpu)")
+    exit(0)
 }
 
 if CommandLine.arguments.dropFirst().first == "json" {
