@@ -177,7 +177,7 @@ public final class RhythmTracker {
                     pendingSize = 0
                 }
             } else {
-                model.step(activation: activation.value)
+                model.step(activation: activation.value, accent: activation.frameSum)
                 // The newest frame's onsets are described as the onset picker describes a peak: the window's
                 // end less the onset delay.
                 let heard = musicStart.map { Double(now - $0) / sampleRate } ?? 0
