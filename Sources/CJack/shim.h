@@ -16,6 +16,11 @@ static inline int jacktap_set_pretty_name(jack_client_t *client, jack_port_t *po
     return jack_set_property(client, jack_port_uuid(port), JACK_METADATA_PRETTY_NAME, pretty, "text/plain");
 }
 
+/// Removes the pretty name jacktap set on one of its ports.
+static inline int jacktap_remove_pretty_name(jack_client_t *client, jack_port_t *port) {
+    return jack_remove_property(client, jack_port_uuid(port), JACK_METADATA_PRETTY_NAME);
+}
+
 /// A port's JACK metadata pretty name, or NULL when it has none; free it with jack_free.
 static inline char *jacktap_copy_pretty_name(jack_port_t *port) {
     char *value = NULL, *type = NULL;

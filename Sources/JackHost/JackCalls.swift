@@ -106,6 +106,10 @@ enum JackCalls {
         _ = jacktap_set_pretty_name(client, port, pretty)
     }
 
+    static func removePrettyName(_ client: OpaquePointer, _ port: OpaquePointer) {
+        _ = jacktap_remove_pretty_name(client, port)
+    }
+
     static func silenceLibraryMessages() {
         jack_set_error_function(jacktapLibjackMessage)
         jack_set_info_function(jacktapLibjackMessage)

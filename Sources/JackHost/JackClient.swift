@@ -13,6 +13,8 @@ public final class JackClient {
     /// The server's period, frames.
     public var bufferSize: Int { JackCalls.bufferSize(handle) }
     var closed = false
+    /// The ports this client gave a pretty name, to remove it again before they go (`deactivate`).
+    private var named = [OpaquePointer]()
 
     /// Opens a client named `name` on the server JACK_DEFAULT_SERVER selects, never starting one.
     public init(name: String) throws(JackError) {
@@ -43,7 +45,7 @@ public final class JackClient {
         guard let port = JackCalls.register(handle, port: shortName, input: input) else {
             throw .registerFailed(port: shortName)
         }
-        if let prettyName { JackCalls.setPrettyName(handle, port, prettyName) }
+        if let prettyName { setPrettyName(port, prettyName) }
         return port
     }
 
@@ -69,7 +71,10 @@ public final class JackClient {
     public func prettyName(ofPort name: String) -> String? { JackCalls.prettyName(handle, port: name) }
 
     /// Sets the pretty name of one of this client's ports (JACK metadata, shown by qjackctl and Carla).
-    public func setPrettyName(_ port: OpaquePointer, _ pretty: String) { JackCalls.setPrettyName(handle, port, pretty) }
+    public func setPrettyName(_ port: OpaquePointer, _ pretty: String) {
+        JackCalls.setPrettyName(handle, port, pretty)
+        if !named.contains(port) { named.append(port) }
+    }
 
     /// Full names of the ports connected to port `name` (empty when it has none or does not exist).
     public func connections(ofPort name: String) -> [String] {
@@ -100,9 +105,18 @@ public final class JackClient {
         guard JackCalls.activate(handle) == 0 else { throw .activateFailed }
     }
 
-    /// Stops the process callback (blocks until the current period is done), then stops asking for
-    /// notifications, so that the server sends none while the client closes (`JackCalls.clearNotifications`).
+    /// Removes the pretty names this client set, stops the process callback (blocks until the current period
+    /// is done), then stops asking for notifications, so that the server sends none while the client closes
+    /// (`JackCalls.clearNotifications`).
+    ///
+    /// The names go first because jackd2 removes the properties of each port it unregisters while the client
+    /// closes and announces every removal to every client, the closing one too, which reads nothing by then:
+    /// with 48 named inputs its socket filled and the server waited on it until jacktap's 10 s teardown
+    /// watchdog gave up. Removed here, while the client still reads, each is announced once and the ports
+    /// leave with nothing to announce.
     public func deactivate() {
+        for port in named { JackCalls.removePrettyName(handle, port) }
+        named.removeAll()
         _ = JackCalls.deactivate(handle)
         JackCalls.clearNotifications(handle)
     }

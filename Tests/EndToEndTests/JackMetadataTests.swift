@@ -45,4 +45,19 @@ final class JackMetadataTests: XCTestCase {
         XCTAssertNotNil(Int(status[4]), "overruns")
         XCTAssertTrue(items.contains(["/jacktap/query", "source", "jacktap:in_1", "drums:out_1", "Drums L"]), "\(items)")
     }
+
+    func testSixtyFourNamedInputsLeaveWithoutTheServerWaitingOnJacktap() throws {
+        // jackd2 announces the removal of every port's properties to every client while a client closes, the
+        // closing one too; before jacktap removed its inputs' names itself, 48 named inputs were enough for the
+        // server to wait on its full socket until the 10 s teardown watchdog gave up.
+        let server = try privateServer()
+        _ = try background(Tool.jacktap, ["generate", "--tone", "440", "--outputs", "64", "--name", "src"],
+                           server: server)
+        try waitForPort("src:out_64", server: server)
+        let run = try Tool.capture(Tool.jacktap, ["--inputs", "64", "--connect", "src:out_*", "--music", "none",
+                                                  "--json", "--duration", "2"], environment: server.environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr.components(separatedBy: " → jacktap:in_").count - 1, 64, run.stderr)
+        XCTAssertFalse(run.stderr.contains("did not let jacktap close"), run.stderr)
+    }
 }
