@@ -51,7 +51,7 @@ public final class PrivateJackServer {
 
     /// Whether the server still answers.
     public var isRunning: Bool {
-        (try? Tool.run("jack_wait", ["-s", name, "-c"]).trimmingCharacters(in: .whitespacesAndNewlines)) == "running"
+        (try? Tool.runJackClient("jack_wait", ["-s", name, "-c"]).trimmingCharacters(in: .whitespacesAndNewlines)) == "running"
     }
 
     deinit { stop() }

@@ -37,6 +37,16 @@ public enum Tool {
         return result.stdout
     }
 
+    /// Runs one of jackd2's command-line clients (jack_lsp, jack_wait, …) as `run` does, killed after 20 s:
+    /// jackd2's libjack can hang one in jack_client_close for good (seen: jack_lsp waiting on a mutex of its
+    /// own while the server sat idle, in the middle of `make test`), and a test that polls it must get another
+    /// try rather than wait for ever. A killed run counts as a failure.
+    @discardableResult
+    public static func runJackClient(_ tool: String, _ arguments: [String], environment: [String: String]? = nil,
+                                     allowFailure: Bool = false) throws -> String {
+        try run("timeout", ["-s", "KILL", "20", tool] + arguments, environment: environment, allowFailure: allowFailure)
+    }
+
     /// Runs `tool` to completion and returns its exit status, stdout and stderr.
     public static func capture(_ tool: String, _ arguments: [String], environment: [String: String]? = nil)
         throws -> (status: Int32, stdout: String, stderr: String) {

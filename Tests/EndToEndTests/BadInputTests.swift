@@ -9,7 +9,7 @@ final class BadInputTests: XCTestCase {
     override func setUpWithError() throws { server = try privateServer() }
 
     func ports() throws -> [String] {
-        try Tool.run("jack_lsp", [], environment: server.environment, allowFailure: true)
+        try Tool.runJackClient("jack_lsp", [], environment: server.environment, allowFailure: true)
             .split(separator: "\n").map(String.init)
     }
 
@@ -80,8 +80,8 @@ final class BadInputTests: XCTestCase {
     func testUnregisteredInputsCanBePatchedLater() throws {
         let process = try background(Tool.jacktap, ["--inputs", "3", "-n", "patchme", "--quiet"], server: server)
         try waitForPort("patchme:in_3", server: server)
-        try Tool.run("jack_connect", ["system:capture_1", "patchme:in_1"], environment: server.environment)
-        let connections = try Tool.run("jack_lsp", ["-c", "patchme:in_1"], environment: server.environment)
+        try Tool.runJackClient("jack_connect", ["system:capture_1", "patchme:in_1"], environment: server.environment)
+        let connections = try Tool.runJackClient("jack_lsp", ["-c", "patchme:in_1"], environment: server.environment)
         XCTAssertTrue(connections.contains("system:capture_1"))
         process.signal()
         XCTAssertEqual(process.wait(), 0)

@@ -192,7 +192,7 @@ extension XCTestCase {
 
 /// The ports `jack_lsp` lists on the server.
 func jackPorts(_ server: PrivateJackServer) throws -> [String] {
-    try Tool.run("jack_lsp", [], environment: server.environment, allowFailure: true).split(separator: "\n").map(String.init)
+    try Tool.runJackClient("jack_lsp", [], environment: server.environment, allowFailure: true).split(separator: "\n").map(String.init)
 }
 
 /// Waits until `port` exists on the server.
@@ -216,7 +216,7 @@ func waitForAnyPort(prefix: String, server: PrivateJackServer, timeout: Double =
 /// Waits until `source` is connected to `destination` (as `jack_lsp -c` lists it).
 func waitForConnection(_ source: String, _ destination: String, server: PrivateJackServer) throws {
     let connected = try waitFor {
-        let listing = try Tool.run("jack_lsp", ["-c", source], environment: server.environment, allowFailure: true)
+        let listing = try Tool.runJackClient("jack_lsp", ["-c", source], environment: server.environment, allowFailure: true)
         return listing.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == destination }
     }
     guard connected else { throw Tool.Failed(description: "\(source) was not connected to \(destination) within \(eventTimeout) s") }

@@ -14,7 +14,7 @@ final class JackMetadataTests: XCTestCase {
                                               environment: server.environment)
         defer { generator.stop() }
         try waitForPort("drums:out_1", server: server, timeout: 60)
-        try Tool.run("jack_property", ["--port", "-s", "drums:out_1", Self.prettyKey, "Drums L"],
+        try Tool.runJackClient("jack_property", ["--port", "-s", "drums:out_1", Self.prettyKey, "Drums L"],
                      environment: server.environment)
 
         let control = Tool.freeUDPPort()
@@ -26,7 +26,7 @@ final class JackMetadataTests: XCTestCase {
         let deadline = Date().addingTimeInterval(60)
         var pretty = ""
         while Date() < deadline {
-            pretty = (try? Tool.run("jack_property", ["--port", "-l", "jacktap:in_1", Self.prettyKey],
+            pretty = (try? Tool.runJackClient("jack_property", ["--port", "-l", "jacktap:in_1", Self.prettyKey],
                                     environment: server.environment, allowFailure: true)) ?? ""
             if pretty.contains("←") { break }
             usleep(50_000)

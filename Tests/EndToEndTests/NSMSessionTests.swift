@@ -42,7 +42,7 @@ final class NSMSessionTests: XCTestCase {
     }
 
     func ports() throws -> [String] {
-        try Tool.run("jack_lsp", [], environment: server.environment).split(separator: "\n").map(String.init)
+        try Tool.runJackClient("jack_lsp", [], environment: server.environment).split(separator: "\n").map(String.init)
     }
 
     func command(_ port: UInt16, _ arguments: [String]) throws -> [String] {

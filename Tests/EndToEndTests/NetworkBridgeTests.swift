@@ -30,7 +30,7 @@ final class NetworkBridgeTests: XCTestCase {
                            server: sending)
         try waitForPort("tone:out_1", server: sending)
         try waitForPort("j2n:in_1", server: sending)
-        _ = try Tool.run("jack_connect", ["tone:out_1", "j2n:in_1"], environment: sending.environment)
+        _ = try Tool.runJackClient("jack_connect", ["tone:out_1", "j2n:in_1"], environment: sending.environment)
         _ = try background("zita-n2j", ["--jname", "n2j", "--chan", "1", "127.0.0.1", udpPort], server: receiving)
         try waitForPort("n2j:out_1", server: receiving)
 
