@@ -99,8 +99,9 @@ final class BarPeriodicity {
     func score(period: Int) -> Float {
         var best: Float = 0
         for beats in Self.fewestBeatsPerBar...Self.mostBeatsPerBar {
-            let low = Int((Double(beats) * (Double(period) - 0.5)).rounded(.down))
-            let high = Int((Double(beats) * (Double(period) + 0.5)).rounded(.up))
+            // ⌊beats·(period − ½)⌋ … ⌈beats·(period + ½)⌉, in whole numbers.
+            let low = beats * (2 * period - 1) / 2
+            let high = (beats * (2 * period + 1) + 1) / 2
             for lag in low...high { best = max(best, correlation(lag: lag)) }
         }
         return best
