@@ -98,7 +98,7 @@ public final class AnalysisEngine {
         let (_, firstCount, _, secondCount) = tap.ring.readRegions(channel: 0, offset: offset, count: count)
         let regions = [(offset, firstCount), (offset + firstCount, secondCount)]
         let ports = tap.channels
-        splitter.forEach(ports + programmes.count + pairs.count) { item in
+        splitter.forEach(ports + programmes.count + pairs.count, heavyItems: ports) { item in
             for (start, n) in regions where n > 0 {
                 if item < ports {
                     let samples = tap.ring.readRegions(channel: item, offset: start, count: n).0

@@ -12,9 +12,12 @@ public struct WorkSplitter: Sendable {
     }
 
     /// Calls `body(i)` for every i in 0..<count, item i on worker i mod `threads` (ports of different cost
-    /// spread over the workers rather than gather on one).
-    public func forEach(_ count: Int, _ body: (Int) -> Void) {
-        let workers = min(threads, count)
+    /// spread over the workers rather than gather on one), on at most `heavyItems` workers: a loudness
+    /// programme or a correlation pair costs a few percent of a port's analysis, and waking a worker for it
+    /// costs more than it saves (one port and its programme on two threads spent a fifth of `analyze`'s time
+    /// in the kernel's thread switches).
+    public func forEach(_ count: Int, heavyItems: Int? = nil, _ body: (Int) -> Void) {
+        let workers = min(threads, count, heavyItems ?? count)
         if workers <= 1 {
             for i in 0..<count { body(i) }
             return

@@ -58,11 +58,19 @@ final class CumulativeMeanDifference {
     /// Computes d′ of `frame` (`windowSize` samples, oldest first).
     func compute(_ frame: UnsafePointer<Float>) {
         let n = windowSize
-        var sum = 0.0
-        for j in 0..<n {
-            let x = frame[j]
-            real[j] = x
-            sum += Double(x) * Double(x)
+        real.update(from: frame, count: n)
+        // Four running sums: one alone waits on each add before the next (a third of this function's time).
+        var sums = (0.0, 0.0, 0.0, 0.0)
+        var j = 0
+        while j + 4 <= n {
+            let (a, b, c, d) = (Double(frame[j]), Double(frame[j + 1]), Double(frame[j + 2]), Double(frame[j + 3]))
+            sums = (sums.0 + a * a, sums.1 + b * b, sums.2 + c * c, sums.3 + d * d)
+            j += 4
+        }
+        var sum = (sums.0 + sums.1) + (sums.2 + sums.3)
+        while j < n {
+            sum += Double(frame[j]) * Double(frame[j])
+            j += 1
         }
         (real + n).update(repeating: 0, count: fftSize - n)
         FFTWPlanner.execute(forward)

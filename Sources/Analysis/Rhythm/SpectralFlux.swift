@@ -55,7 +55,7 @@ final class SpectralFlux {
     private let lowBin: Int
     private let highBin: Int
     private let binCount: Int
-    private let spread: UnsafeMutablePointer<Int32>
+    private let maximumFilter: WideningMaximumFilter
     private let magnitudeScale: Float
     /// Log magnitude of the current frame.
     private let current: UnsafeMutablePointer<Float>
@@ -101,8 +101,11 @@ final class SpectralFlux {
         lowBin = max(1, Int((30 / binHz).rounded()))
         highBin = min(size / 2, Int((16_000 / binHz).rounded()))
         binCount = highBin - lowBin + 1
-        spread = .allocate(capacity: binCount)
-        for i in 0..<binCount { spread[i] = Int32(max(1, (Double(lowBin + i) * 0.03).rounded())) }
+        // ±3 % of each bin's frequency, at least one bin.
+        let lowBin = lowBin
+        maximumFilter = WideningMaximumFilter(radii: (0..<binCount).map { i in
+            max(1, Int((Double(lowBin + i) * 0.03).rounded()))
+        })
         current = .allocate(capacity: binCount)
         history = .allocate(capacity: binCount * Self.lag)
         pickingLowIndex = min(binCount - 1, max(0, Int((Self.pickingLowHz / binHz).rounded()) - lowBin))
@@ -116,7 +119,6 @@ final class SpectralFlux {
     deinit {
         FFTWPlanner.destroy(plan, input, output)
         window.deallocate()
-        spread.deallocate()
         current.deallocate()
         history.deallocate()
     }
@@ -136,10 +138,8 @@ final class SpectralFlux {
     /// hops earlier: the mean over bins of the positive log-magnitude rise.
     func next(_ samples: UnsafePointer<Float>) -> Float {
         for i in 0..<size { input[i] = samples[i] * window[i] }
-        var olderPower: Float = 0
-        for i in 0..<(size - hop) { olderPower += samples[i] * samples[i] }
-        var newestPower: Float = 0
-        for i in (size - hop)..<size { newestPower += samples[i] * samples[i] }
+        let olderPower = VectorLoops.sumOfSquares(samples, count: size - hop)
+        let newestPower = VectorLoops.sumOfSquares(samples + (size - hop), count: hop)
         newestHopIsSilent = newestPower * Float(size - hop) < silenceRatio * olderPower * Float(hop)
         FFTWPlanner.execute(plan)
         let lambda = Self.compression * magnitudeScale
@@ -149,41 +149,25 @@ final class SpectralFlux {
             let (re, im) = output[lowBin + i]
             let magnitude = (re * re + im * im).squareRoot()
             loudest = max(loudest, magnitude)
-            if i < pickingLowIndex { bass += magnitude }
-            current[i] = log1pf(lambda * magnitude)
+            current[i] = magnitude
         }
+        for i in 0..<pickingLowIndex { bass += current[i] }
+        for i in 0..<binCount { current[i] = LogCompression.log1p(lambda * current[i]) }
         bassLevel = bass * magnitudeScale
-        let strongFloor = log1pf(lambda * loudest * strongFloorRatio)
+        let strongFloor = LogCompression.log1p(lambda * loudest * strongFloorRatio)
         // The oldest ring slot is the frame `lag` hops back; it is replaced by this frame's filtered copy.
         let old = history + historyIndex * binCount
-        var rise: Float = 0
-        for i in 0..<beatEndIndex {
-            let d = current[i] - old[i]
-            if d > 0 { rise += d }
-        }
-        beatFlux = rise / Float(binCount)
-        for i in beatEndIndex..<binCount {
-            let d = current[i] - old[i]
-            if d > 0 { rise += d }
-        }
-        var pickingRise: Float = 0
-        var strongRise: Float = 0
-        for i in pickingLowIndex..<binCount {
-            let d = current[i] - old[i]
-            if d > 0 { pickingRise += d }
-            let e = max(current[i], strongFloor) - max(old[i], strongFloor)
-            if e > 0 { strongRise += e }
-        }
+        let beatRise = VectorLoops.rise(from: old, to: current, count: beatEndIndex)
+        beatFlux = beatRise / Float(binCount)
+        let rise = beatRise + VectorLoops.rise(from: old + beatEndIndex, to: current + beatEndIndex,
+                                               count: binCount - beatEndIndex)
+        let picking = binCount - pickingLowIndex
+        let pickingRise = VectorLoops.rise(from: old + pickingLowIndex, to: current + pickingLowIndex, count: picking)
+        let strongRise = VectorLoops.rise(from: old + pickingLowIndex, to: current + pickingLowIndex, count: picking,
+                                          floor: strongFloor)
         pickingFlux = pickingRise / Float(binCount)
         riseIsStrong = strongRise >= Self.strongShare * pickingRise
-        for i in 0..<binCount {
-            let r = Int(spread[i])
-            var m = current[i]
-            var j = max(0, i - r)
-            let end = min(binCount - 1, i + r)
-            while j <= end { m = max(m, current[j]); j += 1 }
-            old[i] = m
-        }
+        maximumFilter.apply(current, into: old)
         historyIndex = (historyIndex + 1) % Self.lag
         return rise / Float(binCount)
     }

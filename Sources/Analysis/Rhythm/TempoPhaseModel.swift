@@ -245,10 +245,8 @@ final class TempoPhaseModel {
             entering[k] = 0
         }
         for k in 0..<blockCount where leaving[k] > 0 {
-            let mass = leaving[k]
-            let weights = bandWeight + bandOffset[k]
-            let low = bandLow[k]
-            for j in 0..<bandCount[k] { entering[low + j] += mass * weights[j] }
+            VectorLoops.addScaled(bandWeight + bandOffset[k], times: leaving[k], into: entering + bandLow[k],
+                                  count: bandCount[k])
         }
         for k in 0..<blockCount { entering[k] *= barWeight[k] }
         let a = min(max(activation, Self.activationFloor), 1 - Self.activationFloor)
@@ -264,31 +262,20 @@ final class TempoPhaseModel {
                 slot = slot + 1 == period ? 0 : slot + 1
             }
         }
-        var sum: Float = 0
-        for i in 0..<stateCount { sum += probability[i] }
+        let sum = VectorLoops.sum(probability, count: stateCount)
         guard sum > 0, sum.isFinite else {
             reset()
             return
         }
+        // Normalise, block by block, noting each block's mass and the first block that holds the most probable
+        // state: the best period.
         let scale = 1 / sum
         var best: Float = -1
-        var bestIndex = 0
+        var low = 0
         for k in 0..<blockCount {
-            let base = probability + blockStart[k]
-            var mass: Float = 0
-            for i in 0..<(shortestPeriod + k) {
-                let p = base[i] * scale
-                base[i] = p
-                mass += p
-                if p > best { best = p; bestIndex = blockStart[k] + i }
-            }
+            let (mass, largest) = VectorLoops.scale(probability + blockStart[k], count: shortestPeriod + k, by: scale)
             blockMass[k] = mass
-        }
-        // The block and the position of the best slot.
-        var low = 0, high = blockCount - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if blockStart[mid] <= bestIndex { low = mid } else { high = mid - 1 }
+            if largest > best { best = largest; low = k }
         }
         let period = shortestPeriod + low
         bestPeriod = period

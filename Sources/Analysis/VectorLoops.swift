@@ -1,0 +1,112 @@
+/// Loops over Float arrays written eight lanes at a time.
+///
+/// The compiler keeps a floating-point sum in program order, one add after another, each waiting on the last
+/// (no fast-math in Swift), so it cannot vectorise a reduction by itself. These loops keep eight partial sums
+/// (or maxima) and combine them at the end: the same figures to within rounding, at a fraction of the time.
+/// The tempo/phase model's per-frame pass over its 7,500 states went from a third of a port's rhythm
+/// analysis to a tenth (perf, `jacktap analyze`).
+enum VectorLoops {
+    typealias Lanes = SIMD8<Float>
+
+    /// The sum of `count` values.
+    static func sum(_ values: UnsafePointer<Float>, count: Int) -> Float {
+        var lanes = Lanes(repeating: 0)
+        var i = 0
+        while i + 8 <= count {
+            lanes += load(values + i)
+            i += 8
+        }
+        var total = lanes.sum()
+        while i < count {
+            total += values[i]
+            i += 1
+        }
+        return total
+    }
+
+    /// The sum of the squares of `count` values.
+    static func sumOfSquares(_ values: UnsafePointer<Float>, count: Int) -> Float {
+        var lanes = Lanes(repeating: 0)
+        var i = 0
+        while i + 8 <= count {
+            let v = load(values + i)
+            lanes += v * v
+            i += 8
+        }
+        var total = lanes.sum()
+        while i < count {
+            total += values[i] * values[i]
+            i += 1
+        }
+        return total
+    }
+
+    /// The sum over i in 0..<count of max(0, max(new[i], floor) − max(old[i], floor)): how much `new` rises
+    /// above `old`, ignoring what lies below `floor` (−∞: everything counts).
+    static func rise(from old: UnsafePointer<Float>, to new: UnsafePointer<Float>, count: Int,
+                     floor: Float = -.infinity) -> Float {
+        var lanes = Lanes(repeating: 0)
+        let zero = Lanes(repeating: 0), bottom = Lanes(repeating: floor)
+        var i = 0
+        while i + 8 <= count {
+            var a = load(new + i), b = load(old + i)
+            a.replace(with: bottom, where: a .< bottom)
+            b.replace(with: bottom, where: b .< bottom)
+            var d = a - b
+            d.replace(with: zero, where: d .< zero)
+            lanes += d
+            i += 8
+        }
+        var total = lanes.sum()
+        while i < count {
+            let d = max(new[i], floor) - max(old[i], floor)
+            if d > 0 { total += d }
+            i += 1
+        }
+        return total
+    }
+
+    /// Multiplies `count` values by `factor` in place; returns the sum and the largest of the results.
+    static func scale(_ values: UnsafeMutablePointer<Float>, count: Int, by factor: Float)
+        -> (sum: Float, maximum: Float) {
+        var sums = Lanes(repeating: 0)
+        var maxima = Lanes(repeating: -.infinity)
+        var i = 0
+        while i + 8 <= count {
+            let scaled = load(values + i) * factor
+            UnsafeMutableRawPointer(values + i).storeBytes(of: scaled, as: Lanes.self)
+            sums += scaled
+            maxima.replace(with: scaled, where: scaled .> maxima)
+            i += 8
+        }
+        var total = sums.sum()
+        var largest = maxima.max()
+        while i < count {
+            let scaled = values[i] * factor
+            values[i] = scaled
+            total += scaled
+            largest = max(largest, scaled)
+            i += 1
+        }
+        return (total, largest)
+    }
+
+    /// `target[i] += factor · source[i]` for i in 0..<count.
+    static func addScaled(_ source: UnsafePointer<Float>, times factor: Float, into target: UnsafeMutablePointer<Float>,
+                          count: Int) {
+        var i = 0
+        while i + 8 <= count {
+            let sum = load(target + i) + load(source + i) * factor
+            UnsafeMutableRawPointer(target + i).storeBytes(of: sum, as: Lanes.self)
+            i += 8
+        }
+        while i < count {
+            target[i] += factor * source[i]
+            i += 1
+        }
+    }
+
+    private static func load(_ pointer: UnsafePointer<Float>) -> Lanes {
+        UnsafeRawPointer(pointer).loadUnaligned(as: Lanes.self)
+    }
+}
