@@ -4,7 +4,8 @@
 /// (no fast-math in Swift), so it cannot vectorise a reduction by itself. These loops keep eight partial sums
 /// (or maxima) and combine them at the end: the same figures to within rounding, at a fraction of the time.
 /// The tempo/phase model's per-frame pass over its 7,500 states went from a third of a port's rhythm
-/// analysis to a tenth (perf, `jacktap analyze`).
+/// analysis to a tenth (perf, `jacktap analyze`); SuperFlux's sums over its bins and YIN's power spectrum
+/// likewise. Complex values are FFTW's, real and imaginary parts interleaved.
 enum VectorLoops {
     typealias Lanes = SIMD8<Float>
 
@@ -64,6 +65,49 @@ enum VectorLoops {
             i += 1
         }
         return total
+    }
+
+    /// The magnitudes of `count` complex values (interleaved real and imaginary parts, as FFTW writes them)
+    /// into `magnitudes`; returns the largest.
+    static func magnitudes(of complex: UnsafePointer<Float>, count: Int, into magnitudes: UnsafeMutablePointer<Float>)
+        -> Float {
+        var maxima = Lanes(repeating: 0)
+        var i = 0
+        while i + 8 <= count {
+            let pairs = UnsafeRawPointer(complex + 2 * i).loadUnaligned(as: SIMD16<Float>.self)
+            let (re, im) = (pairs.evenHalf, pairs.oddHalf)
+            let magnitude = (re * re + im * im).squareRoot()
+            UnsafeMutableRawPointer(magnitudes + i).storeBytes(of: magnitude, as: Lanes.self)
+            maxima.replace(with: magnitude, where: magnitude .> maxima)
+            i += 8
+        }
+        var largest = maxima.max()
+        while i < count {
+            let (re, im) = (complex[2 * i], complex[2 * i + 1])
+            magnitudes[i] = (re * re + im * im).squareRoot()
+            largest = max(largest, magnitudes[i])
+            i += 1
+        }
+        return largest
+    }
+
+    /// Replaces each of `count` complex values (interleaved) by its squared magnitude, imaginary part 0.
+    static func squareMagnitudes(_ complex: UnsafeMutablePointer<Float>, count: Int) {
+        var i = 0
+        while i + 8 <= count {
+            let pairs = UnsafeRawPointer(complex + 2 * i).loadUnaligned(as: SIMD16<Float>.self)
+            let (re, im) = (pairs.evenHalf, pairs.oddHalf)
+            var power = SIMD16<Float>(repeating: 0)
+            power.evenHalf = re * re + im * im
+            UnsafeMutableRawPointer(complex + 2 * i).storeBytes(of: power, as: SIMD16<Float>.self)
+            i += 8
+        }
+        while i < count {
+            let (re, im) = (complex[2 * i], complex[2 * i + 1])
+            complex[2 * i] = re * re + im * im
+            complex[2 * i + 1] = 0
+            i += 1
+        }
     }
 
     /// Multiplies `count` values by `factor` in place; returns the sum and the largest of the results.

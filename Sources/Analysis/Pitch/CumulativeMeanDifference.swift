@@ -74,10 +74,8 @@ final class CumulativeMeanDifference {
         }
         (real + n).update(repeating: 0, count: fftSize - n)
         FFTWPlanner.execute(forward)
-        for k in 0...(fftSize / 2) {
-            let (re, im) = spectrum[k]
-            spectrum[k] = (re * re + im * im, 0)
-        }
+        VectorLoops.squareMagnitudes(UnsafeMutableRawPointer(spectrum).assumingMemoryBound(to: Float.self),
+                                     count: fftSize / 2 + 1)
         FFTWPlanner.execute(inverse)
         // real[τ] is now fftSize · Σ x_j x_j+τ; pairs' energy m(τ) by a running sum from m(0) = 2Σx².
         let unscale = 1 / Double(fftSize)

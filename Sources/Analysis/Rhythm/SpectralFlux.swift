@@ -143,14 +143,9 @@ final class SpectralFlux {
         newestHopIsSilent = newestPower * Float(size - hop) < silenceRatio * olderPower * Float(hop)
         FFTWPlanner.execute(plan)
         let lambda = Self.compression * magnitudeScale
-        var loudest: Float = 0
+        let loudest = VectorLoops.magnitudes(of: UnsafeRawPointer(output + lowBin).assumingMemoryBound(to: Float.self),
+                                             count: binCount, into: current)
         var bass: Float = 0
-        for i in 0..<binCount {
-            let (re, im) = output[lowBin + i]
-            let magnitude = (re * re + im * im).squareRoot()
-            loudest = max(loudest, magnitude)
-            current[i] = magnitude
-        }
         for i in 0..<pickingLowIndex { bass += current[i] }
         for i in 0..<binCount { current[i] = LogCompression.log1p(lambda * current[i]) }
         bassLevel = bass * magnitudeScale
