@@ -70,6 +70,12 @@ public final class AnalysisEngine {
     /// Seconds of audio analysed so far.
     public var analysedTime: Double { Double(position) / sampleRate }
 
+    /// Frames analysed since the engine started: the stream frame the next analysis begins at.
+    public var analysedFrames: Int { position }
+
+    /// The beat grid of port `index`'s rhythm tracker (nil when it has none or it has not locked).
+    public func beatGrid(port index: Int) -> BeatGrid? { analyzers[index].rhythm?.beatGrid }
+
     /// When set, no frame past this stream position is analysed (`--duration`: a run ends after exactly
     /// that much audio, so it gives the same ticks on a quiet machine and on a loaded one).
     public var frameLimit: Int?

@@ -2,6 +2,7 @@
 #define JACKTAP_CJACK_SHIM_H
 #include <jack/jack.h>
 #include <jack/metadata.h>
+#include <jack/midiport.h>
 #include <jack/uuid.h>
 #include <semaphore.h>
 

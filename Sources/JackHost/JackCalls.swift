@@ -15,9 +15,9 @@ enum JackCalls {
     static func bufferSize(_ client: OpaquePointer) -> Int { Int(jack_get_buffer_size(client)) }
     static func clientName(_ client: OpaquePointer) -> String { String(cString: jack_get_client_name(client)) }
 
-    static func register(_ client: OpaquePointer, port: String, input: Bool) -> OpaquePointer? {
+    static func register(_ client: OpaquePointer, port: String, input: Bool, midi: Bool = false) -> OpaquePointer? {
         let flags = input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
-        return jack_port_register(client, port, JACK_DEFAULT_AUDIO_TYPE, UInt(flags), 0)
+        return jack_port_register(client, port, midi ? JACK_DEFAULT_MIDI_TYPE : JACK_DEFAULT_AUDIO_TYPE, UInt(flags), 0)
     }
 
     static func unregister(_ client: OpaquePointer, _ port: OpaquePointer) { _ = jack_port_unregister(client, port) }

@@ -41,8 +41,9 @@ public final class JackClient {
     }
 
     /// Registers an audio port named `shortName` (input or output); `prettyName` goes to JACK metadata.
-    public func register(_ shortName: String, input: Bool, prettyName: String? = nil) throws(JackError) -> OpaquePointer {
-        guard let port = JackCalls.register(handle, port: shortName, input: input) else {
+    public func register(_ shortName: String, input: Bool, midi: Bool = false, prettyName: String? = nil)
+        throws(JackError) -> OpaquePointer {
+        guard let port = JackCalls.register(handle, port: shortName, input: input, midi: midi) else {
             throw .registerFailed(port: shortName)
         }
         if let prettyName { setPrettyName(port, prettyName) }

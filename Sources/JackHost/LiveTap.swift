@@ -17,24 +17,43 @@ public final class LiveTap: @unchecked Sendable {
     /// Short names of the inputs (`in_1`, …).
     public let inputNames: [String]
     let ports: UnsafeMutablePointer<OpaquePointer>
+    /// Short names of the MIDI outputs (`clock`, `notes`), and their ports and queues in the same order.
+    public let midiOutputNames: [String]
+    let midiPorts: UnsafeMutablePointer<OpaquePointer>
+    let midiQueues: UnsafeMutablePointer<MidiEventQueue>
     let state: UnsafeMutablePointer<TapProcessState>
     let wake: UnsafeMutablePointer<sem_t>
     let graphWake: UnsafeMutablePointer<sem_t>
     let notifications: UnsafeMutablePointer<JackNotifications>
     var stopped = false
 
-    /// Registers one input per name and prepares the callback; `ringSeconds` of audio fit in the ring.
-    public init(client: JackClient, inputs: [String], ringSeconds: Double = 2) throws(JackError) {
+    /// Messages each MIDI output can hold queued: 24 clocks per beat, far ahead of any analysis wake-up.
+    static let midiQueueCapacity = 1_024
+
+    /// Registers one input per name and one MIDI output per name in `midiOutputs`, and prepares the callback;
+    /// `ringSeconds` of audio fit in the ring.
+    public init(client: JackClient, inputs: [String], midiOutputs: [String] = [], ringSeconds: Double = 2)
+        throws(JackError) {
         self.client = client
         inputNames = inputs
+        midiOutputNames = midiOutputs
         ports = .allocate(capacity: max(inputs.count, 1))
-        for (i, name) in inputs.enumerated() {
-            do {
+        midiPorts = .allocate(capacity: max(midiOutputs.count, 1))
+        do {
+            for (i, name) in inputs.enumerated() {
                 (ports + i).initialize(to: try client.register(name, input: true))
-            } catch {
-                ports.deallocate()
-                throw error
             }
+            for (i, name) in midiOutputs.enumerated() {
+                (midiPorts + i).initialize(to: try client.register(name, input: false, midi: true))
+            }
+        } catch {
+            ports.deallocate()
+            midiPorts.deallocate()
+            throw error
+        }
+        midiQueues = .allocate(capacity: max(midiOutputs.count, 1))
+        for i in midiOutputs.indices {
+            (midiQueues + i).initialize(to: MidiEventQueue.allocate(capacity: Self.midiQueueCapacity))
         }
         tap = Tap.allocate(channels: inputs.count,
                            ringFrames: max(Int(ringSeconds * Double(client.sampleRate)), 4 * client.bufferSize))
@@ -47,7 +66,9 @@ public final class LiveTap: @unchecked Sendable {
             serverGone: Atomic(0), sampleRate: Atomic(client.sampleRate), bufferSize: Atomic(client.bufferSize),
             xruns: Atomic(0), graphChanges: Atomic(0), analysisWake: wake, graphWake: graphWake))
         state = .allocate(capacity: 1)
-        state.initialize(to: TapProcessState(ports: ports, portCount: inputs.count, tap: tap, wake: wake))
+        state.initialize(to: TapProcessState(ports: ports, portCount: inputs.count, tap: tap, wake: wake,
+                                             midiPorts: midiPorts, midiQueues: midiQueues,
+                                             midiCount: midiOutputs.count))
         client.setProcess(jacktapTapProcess, UnsafeMutableRawPointer(state))
         client.setNotifications(UnsafeMutableRawPointer(notifications))
     }
@@ -64,6 +85,20 @@ public final class LiveTap: @unchecked Sendable {
         sem_destroy(graphWake)
         graphWake.deallocate()
         ports.deallocate()
+        for i in midiOutputNames.indices { midiQueues[i].deallocate() }
+        midiQueues.deallocate()
+        midiPorts.deallocate()
+    }
+
+    /// The queue of the MIDI output `name` (one of `midiOutputNames`): what the analysis thread schedules
+    /// there, the callback writes at its frame.
+    public func midiQueue(_ name: String) -> MidiEventQueue? {
+        midiOutputNames.firstIndex(of: name).map { midiQueues[$0] }
+    }
+
+    /// Full name of the MIDI output `name` ("jacktap:clock").
+    public func midiOutputFullName(_ name: String) -> String? {
+        midiOutputNames.firstIndex(of: name).map { client.fullName(of: midiPorts[$0]) }
     }
 
     /// Full name of input `index` ("jacktap:in_1").

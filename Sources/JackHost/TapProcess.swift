@@ -12,6 +12,10 @@ struct TapProcessState {
     var tap: Tap
     /// Posted once per period to wake the analysis thread (sem_post is async-signal- and RT-safe).
     var wake: UnsafeMutablePointer<sem_t>
+    /// jacktap's MIDI outputs (`clock`, `notes`) and the messages the analysis thread queued for each.
+    var midiPorts: UnsafeMutablePointer<OpaquePointer>
+    var midiQueues: UnsafeMutablePointer<MidiEventQueue>
+    var midiCount: Int
 }
 
 /// The JACK process callback: per input port, measure and copy into the ring; then wake the analysis thread.
@@ -32,6 +36,23 @@ func jacktapTapProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPoi
         c &+= 1
     }
     tap.endPeriod(frames: count, copied: copy)
+    // The period's place in the ring's timeline, which the analysis stamps its MIDI messages in. A period
+    // the ring could not take is not in it: its messages go out at the start of the next one that is.
+    let written = tap.ring.writtenFrames
+    let periodStart = copy ? written &- count : written
+    var m = 0
+    while m < state.pointee.midiCount {
+        let buffer = jack_port_get_buffer(state.pointee.midiPorts[m], frames).unsafelyUnwrapped
+        jack_midi_clear_buffer(buffer)
+        let queue = state.pointee.midiQueues[m]
+        while let message = queue.peek(), message.frame < periodStart &+ (copy ? count : 0) {
+            let offset = message.frame &- periodStart
+            _ = jack_midi_event_write(buffer, jack_nframes_t(truncatingIfNeeded: max(offset, 0)), message.bytes,
+                                      message.size)
+            queue.pop(late: offset < 0)
+        }
+        m &+= 1
+    }
     sem_post(state.pointee.wake)
     return 0
 }

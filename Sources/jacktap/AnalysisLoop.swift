@@ -32,15 +32,20 @@ final class AnalysisLoop: @unchecked Sendable {
     private let limitReached = Atomic<Bool>(false)
     private let resetRequested = Atomic<Bool>(false)
     private let worker = WorkerThread(name: "jacktap-analysis")
+    /// MIDI beat clock (`--midi-clock`), driven from this thread after each poll.
+    private let midiClock: MidiClockOutput?
 
-    init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, makeEngine: @escaping (Double) -> AnalysisEngine,
-         restarted: @escaping (String, Int) -> Void) {
+    init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil,
+         makeEngine: @escaping (Double) -> AnalysisEngine, restarted: @escaping (String, Int) -> Void) {
         self.live = live
         self.sinks = sinks
         self.makeEngine = makeEngine
         self.restarted = restarted
         self.limitSeconds = limitSeconds
         engine = makeEngine(Double(live.sampleRate))
+        midiClock = live.midiQueue(MidiClockOutput.portName).map {
+            MidiClockOutput(queue: $0, sourceIndex: beatSource ?? 0, origin: live.tap.ring.consumedFrames)
+        }
         applyLimit()
     }
 
@@ -74,18 +79,25 @@ final class AnalysisLoop: @unchecked Sendable {
             // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
             let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
             sinks.publish(engine.pollOutputs(), clock: clock)
+            midiClock?.update(engine: engine, periodFrames: live.periodFrames)
             analysedBits.store((analysedBefore + engine.analysedTime).bitPattern, ordering: .releasing)
             if engine.reachedLimit { limitReached.store(true, ordering: .releasing) }
         }
         // A last snapshot with whatever arrived since the last tick: the final figures of this opening.
         let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
         sinks.publish(engine.finishOutputs(), clock: clock)
+        // Stop for the clock's receivers, while the callback still runs to send it (a few periods at most).
+        if !live.serverStopped {
+            midiClock?.finish(engine: engine, wait: 4 * Double(live.periodFrames) / Double(max(live.sampleRate, 1)))
+        }
     }
 
     /// A new engine at `rate`; the frames waiting in the ring are dropped unread.
     private func changeRate(to rate: Int) {
         analysedBefore += engine.analysedTime
         let tap = live.tap
+        // The old tempo goes with the old engine: a running clock stops, at a frame of the old timeline.
+        midiClock?.restart(after: engine, origin: tap.ring.readableFrames() + tap.ring.consumedFrames)
         tap.ring.consume(tap.ring.readableFrames())
         _ = tap.takeFrames()
         for channel in 0..<tap.channels {

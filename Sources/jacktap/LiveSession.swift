@@ -49,6 +49,10 @@ struct LiveSession {
     var started: ((LiveParts) -> Void)? = nil
     /// Called from the main loop about every 50 ms (NSM's messages); returns true to stop the session.
     var poll: (() -> Bool)? = nil
+    /// JACK MIDI outputs to register (`clock` for `--midi-clock`).
+    var midiOutputs: [String] = []
+    /// The input (0-based) whose beat tracker drives the MIDI clock (`--beat-source`).
+    var beatSource = 0
 
     /// Gives the terminal back (raw keys off, the alternate screen left), from any thread.
     struct TerminalRestore: @unchecked Sendable {
@@ -138,9 +142,21 @@ struct LiveSession {
                 client.close()
                 throw error
             }
+            if first && midiOutputs.contains(MidiClockOutput.portName) {
+                guard beatSource < count else {
+                    client.close()
+                    throw Failure(description: "--beat-source in_\(beatSource + 1): jacktap has \(count) input\(count == 1 ? "" : "s") (in_1…in_\(count))",
+                                  code: Failure.usage)
+                }
+                guard analysis.music.analyses(forPort: names[beatSource]).rhythm else {
+                    client.close()
+                    throw Failure(description: "--beat-source in_\(beatSource + 1) has no rhythm analysis: --music leaves it out",
+                                  code: Failure.usage)
+                }
+            }
             let live: LiveTap
             do {
-                live = try LiveTap(client: client, inputs: names)
+                live = try LiveTap(client: client, inputs: names, midiOutputs: midiOutputs)
                 try live.activate()
             } catch {
                 client.close()
@@ -152,10 +168,13 @@ struct LiveSession {
                 for index in 0..<count where live.client.connections(ofPort: live.inputFullName(index)).isEmpty {
                     parts.say("(unconnected) \(live.inputFullName(index))")
                 }
+                if let clock = live.midiOutputFullName(MidiClockOutput.portName) {
+                    parts.say("MIDI beat clock on \(clock), from the beats of \(names[beatSource])")
+                }
             }
             let analysis = analysis
             let loop = AnalysisLoop(
-                live: live, sinks: sinks, limitSeconds: duration.map { $0 - analysedBefore },
+                live: live, sinks: sinks, limitSeconds: duration.map { $0 - analysedBefore }, beatSource: beatSource,
                 makeEngine: { rate in
                     AnalysisEngine(tap: live.tap, sampleRate: rate, portNames: names, config: analysis, meters: meterConfig)
                 },
@@ -177,6 +196,10 @@ struct LiveSession {
             follower.stop()
             loop.stop()
             parts.carry(xruns: live.xruns, overruns: live.tap.overruns)
+            let lateMidi = live.midiOutputNames.compactMap { live.midiQueue($0)?.lateCount }.reduce(0, +)
+            if lateMidi > 0 && !quiet {
+                StandardOutput.error("jacktap: \(lateMidi) MIDI messages went out after their frame (the analysis was late)\n")
+            }
             analysedBefore += loop.analysedSeconds
             live.stop()
             watchdog?.disarm()

@@ -64,6 +64,7 @@ struct Run: ParsableCommand {
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Meters") var meters: MeterOptions
+    @OptionGroup(title: "Tempo sync") var sync: SyncOptions
 
     func validate() throws {
         guard inputs >= 0, inputs <= 256 else { throw ValidationError("--inputs must be between 0 and 256") }
@@ -95,6 +96,8 @@ struct Run: ParsableCommand {
                                   duration: duration, listen: listen.flatMap { try? ListenAddress(parsing: $0) })
         session.wait = wait
         session.reconnect = noReconnect ? nil : reconnect
+        session.midiOutputs = sync.midiOutputs
+        session.beatSource = sync.beatSourceIndex ?? 0
         if let file = ConfigFile.started.withLock({ $0.file }) { session.reload = { () throws(Failure) in try Self.reread(file) } }
         return session
     }

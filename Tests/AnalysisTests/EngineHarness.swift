@@ -15,7 +15,10 @@ func analyseOutputs(_ channels: [[Float]], sampleRate: Double, period: Int = 256
     analyseWithEvents(channels, sampleRate: sampleRate, period: period, config: config).outputs
 }
 
-func analyseWithEvents(_ channels: [[Float]], sampleRate: Double, period: Int, config: AnalysisConfig)
+/// Like `analyse`, keeping the events, and calling `afterPoll` with the engine after every period's poll (as
+/// the live analysis thread drives the MIDI clock).
+func analyseWithEvents(_ channels: [[Float]], sampleRate: Double, period: Int, config: AnalysisConfig,
+                       afterPoll: (AnalysisEngine) -> Void = { _ in })
     -> (outputs: [AnalysisOutput], summary: RunSummary) {
     let frames = channels[0].count
     let tap = Tap.allocate(channels: channels.count, ringFrames: 8 * period)
@@ -32,6 +35,7 @@ func analyseWithEvents(_ channels: [[Float]], sampleRate: Double, period: Int, c
         }
         tap.endPeriod(frames: n, copied: copy)
         outputs += engine.pollOutputs()
+        afterPoll(engine)
         start += n
     }
     outputs += engine.finishOutputs()

@@ -47,6 +47,33 @@ final class LiveTapTests: XCTestCase {
         live.stop()
     }
 
+    func testProcessCallbackAllocatesNothingWritingAMidiClockMessageEveryPeriod() throws {
+        let client = try JackClient(name: "tap-midi-alloc")
+        let live = try LiveTap(client: client, inputs: ["in_1", "in_2"], midiOutputs: ["clock"])
+        let queue = try XCTUnwrap(live.midiQueue("clock"))
+        try live.activate()
+        try drain(live, frames: 14_400)
+        // One clock per 64-frame period, each queued for a frame four periods ahead of what the ring holds.
+        var scheduled = live.tap.ring.writtenFrames + 256
+        jacktap_allocations_watch(live.processThread)
+        var pushed = 0
+        let deadline = Date().addingTimeInterval(Self.eventTimeout)
+        while pushed < 1_000, Date() < deadline {
+            _ = drainFrames(live)
+            while scheduled < live.tap.ring.writtenFrames + 256 {
+                if queue.push(frame: scheduled, [0xF8]) { pushed += 1 }
+                scheduled += 64
+            }
+        }
+        // The callback takes what is due; wait until it has taken everything (frames arriving, not the clock).
+        while queue.pending > 0, Date() < deadline { _ = drainFrames(live) }
+        let allocations = jacktap_allocations_unwatch()
+        XCTAssertGreaterThanOrEqual(pushed, 1_000, "messages queued")
+        XCTAssertEqual(queue.pending, 0, "the callback wrote every message")
+        XCTAssertEqual(allocations, 0)
+        live.stop()
+    }
+
     func testTheWatchedThreadCounterSeesAnotherThreadsAllocation() {
         // Guards the test above against a counter that cannot count on another thread.
         final class Box: @unchecked Sendable { var thread = pthread_self() }

@@ -252,6 +252,13 @@ public final class RhythmTracker {
 
     private var bpm: Float { Float(60 * sampleRate / beats.periodSamples) }
 
+    /// The beats ahead as the tracker predicts them: the next beat's stream frame and the period between
+    /// beats, samples (the tempo `/beat` reports); nil until locked. The MIDI clock is laid on this grid.
+    public var beatGrid: BeatGrid? {
+        guard beats.locked, beats.periodSamples > 0 else { return nil }
+        return BeatGrid(nextBeat: beats.nextBeat, period: beats.periodSamples)
+    }
+
     /// Position within the current beat at stream frame `frame`, 0..<1 (0 on a beat, 0.5 halfway to the
     /// next: for lighting chases); nil until locked.
     public func phase(atFrame frame: Int) -> Float? { beats.phase(atFrame: frame) }

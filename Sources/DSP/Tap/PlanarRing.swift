@@ -62,6 +62,10 @@ public struct PlanarRing: @unchecked Sendable {
         return (plane + start, first, plane, count &- first)
     }
 
+    /// Frames written since the ring was made (the producer's view): the stream timeline the analysis reads.
+    @inline(__always)
+    public var writtenFrames: Int { writeIndex.pointee.load(ordering: .relaxed) }
+
     /// Publishes `count` frames written on every channel.
     @inline(__always)
     public func commitWrite(_ count: Int) {
@@ -97,6 +101,9 @@ public struct PlanarRing: @unchecked Sendable {
         let first = min(count, capacity - start)
         return (UnsafePointer(plane + start), first, UnsafePointer(plane), count - first)
     }
+
+    /// Frames consumed since the ring was made (the consumer's view).
+    public var consumedFrames: Int { readIndex.pointee.load(ordering: .relaxed) }
 
     /// Consumes `count` frames on every channel, giving their space back to the producer.
     public func consume(_ count: Int) {
