@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "OSC", dependencies: ["Spawn"]),
         .target(name: "Spawn"),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
-        .target(name: "Output", dependencies: ["Analysis", "DSP", "OSC"]),
+        .target(name: "Output", dependencies: ["Analysis", "DSP", "OSC", "Spawn"]),
         .target(name: "JackHost", dependencies: ["CJack", "DSP", "Spawn"]),
         // `--listen`: OSC control input (subscribe, reset, connect, query); see Sources/Control.
         .target(name: "Control", dependencies: ["OSC", "Output", "JackHost"]),

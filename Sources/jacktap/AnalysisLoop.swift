@@ -34,9 +34,14 @@ final class AnalysisLoop: @unchecked Sendable {
     private let worker = WorkerThread(name: "jacktap-analysis")
     /// MIDI beat clock (`--midi-clock`), driven from this thread after each poll.
     private let midiClock: MidiClockOutput?
+    /// OS2L (`--os2l`): the beats of the beat source are handed to its sender thread.
+    private let os2l: OS2LSender?
+    private let beatSourceName: String?
 
-    init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil,
+    init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil, os2l: OS2LSender? = nil,
          makeEngine: @escaping (Double) -> AnalysisEngine, restarted: @escaping (String, Int) -> Void) {
+        self.os2l = os2l
+        beatSourceName = beatSource.flatMap { live.inputNames.indices.contains($0) ? live.inputNames[$0] : nil }
         self.live = live
         self.sinks = sinks
         self.makeEngine = makeEngine
@@ -78,8 +83,10 @@ final class AnalysisLoop: @unchecked Sendable {
             if resetRequested.exchange(false, ordering: .acquiring) { engine.requestReset() }
             // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
             let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
-            sinks.publish(engine.pollOutputs(), clock: clock)
+            let outputs = engine.pollOutputs()
+            sinks.publish(outputs, clock: clock)
             midiClock?.update(engine: engine, periodFrames: live.periodFrames)
+            if let os2l { handBeats(outputs, to: os2l) }
             analysedBits.store((analysedBefore + engine.analysedTime).bitPattern, ordering: .releasing)
             if engine.reachedLimit { limitReached.store(true, ordering: .releasing) }
         }
@@ -89,6 +96,14 @@ final class AnalysisLoop: @unchecked Sendable {
         // Stop for the clock's receivers, while the callback still runs to send it (a few periods at most).
         if !live.serverStopped {
             midiClock?.finish(engine: engine, wait: 4 * Double(live.periodFrames) / Double(max(live.sampleRate, 1)))
+        }
+    }
+
+    /// The beat source's beats among `outputs`, to the OS2L sender.
+    private func handBeats(_ outputs: [AnalysisOutput], to sender: OS2LSender) {
+        for case .event(let event) in outputs where event.port == beatSourceName {
+            guard case .beat(let count, let bpm, let bar) = event.kind else { continue }
+            sender.send(OS2LSender.Beat(count: count, bpm: Double(bpm), beatInBar: bar.beat))
         }
     }
 

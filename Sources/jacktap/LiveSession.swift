@@ -51,8 +51,10 @@ struct LiveSession {
     var poll: (() -> Bool)? = nil
     /// JACK MIDI outputs to register (`clock` for `--midi-clock`).
     var midiOutputs: [String] = []
-    /// The input (0-based) whose beat tracker drives the MIDI clock (`--beat-source`).
+    /// The input (0-based) whose beat tracker drives the MIDI clock and OS2L (`--beat-source`).
     var beatSource = 0
+    /// Where OS2L beat messages go (`--os2l`); nil for none.
+    var os2l: (host: String, port: UInt16)? = nil
 
     /// Gives the terminal back (raw keys off, the alternate screen left), from any thread.
     struct TerminalRestore: @unchecked Sendable {
@@ -100,6 +102,10 @@ struct LiveSession {
         }
         started?(parts)
         let sinks = SnapshotSinks(router: router, json: output.json, view: parts.view)
+        // OS2L outlives the client, as the OSC destinations do: a server restart keeps the connection.
+        let os2lSender = os2l.map { target in OS2LSender(host: target.host, port: target.port) { parts.say($0) } }
+        os2lSender?.start()
+        defer { os2lSender?.stop() }
         let keys = KeyReader(enabled: interactive)
         if interactive { StandardOutput.write(TerminalView.enterSequence) }
         control?.start()
@@ -142,7 +148,7 @@ struct LiveSession {
                 client.close()
                 throw error
             }
-            if first && midiOutputs.contains(MidiClockOutput.portName) {
+            if first && (midiOutputs.contains(MidiClockOutput.portName) || os2l != nil) {
                 guard beatSource < count else {
                     client.close()
                     throw Failure(description: "--beat-source in_\(beatSource + 1): jacktap has \(count) input\(count == 1 ? "" : "s") (in_1…in_\(count))",
@@ -175,6 +181,7 @@ struct LiveSession {
             let analysis = analysis
             let loop = AnalysisLoop(
                 live: live, sinks: sinks, limitSeconds: duration.map { $0 - analysedBefore }, beatSource: beatSource,
+                os2l: os2lSender,
                 makeEngine: { rate in
                     AnalysisEngine(tap: live.tap, sampleRate: rate, portNames: names, config: analysis, meters: meterConfig)
                 },

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// Tempo for the lighting world: the beat tracker's beats as MIDI beat clock (`--midi-clock`), for consoles,
-/// drum machines and effect units that follow a clock rather than OSC.
+/// drum machines and effect units that follow a clock rather than OSC, and as OS2L beat messages (`--os2l`).
 struct SyncOptions: ParsableArguments {
     @Flag(name: .customLong("midi-clock"), help: ArgumentHelp("""
         Register a JACK MIDI output jacktap:clock and send MIDI beat clock on it: 24 clocks per beat, the first \
@@ -12,10 +12,20 @@ struct SyncOptions: ParsableArguments {
     var midiClock = false
 
     @Option(name: .customLong("beat-source"), help: ArgumentHelp(
-        "The input whose beats drive the clock (it needs rhythm analysis, see --music).", valueName: "in_N"))
+        "The input whose beats drive the clock and OS2L (it needs rhythm analysis, see --music).", valueName: "in_N"))
     var beatSource = "in_1"
 
+    @Option(name: .customLong("os2l"), help: ArgumentHelp("""
+        Send OS2L beat messages over TCP to HOST:PORT, one per beat of --beat-source: \
+        {"evt":"beat","change":…,"pos":N,"bpm":B,"strength":S}. For QLC+'s OS2L input (port 9996) and \
+        DJ-lighting software; reconnects when the receiver restarts.
+        """, valueName: "host:port"))
+    var os2l: String?
+
     func validate() throws {
+        if let os2l, Self.hostAndPort(os2l) == nil {
+            throw ValidationError("--os2l must be HOST:PORT with a port from 1 to 65535 (got '\(os2l)')")
+        }
         guard beatSourceIndex != nil else {
             throw ValidationError("--beat-source must name an input, in_1, in_2, … (got '\(beatSource)')")
         }
@@ -25,6 +35,15 @@ struct SyncOptions: ParsableArguments {
     var beatSourceIndex: Int? {
         guard beatSource.hasPrefix("in_"), let n = Int(beatSource.dropFirst(3)), n >= 1 else { return nil }
         return n - 1
+    }
+
+    /// "host:port", "[v6]:port" → (host, port); nil when malformed.
+    static func hostAndPort(_ text: String) -> (host: String, port: UInt16)? {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
     }
 
     /// The MIDI outputs these options need.

@@ -22,6 +22,51 @@ enum Syscalls {
         return fd >= 0 ? .success(fd) : .failure(Errno.current)
     }
 
+    /// `socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP)`: a TCP stream (OS2L) that
+    /// connects and sends without blocking; the caller waits for it with ``poll(_:events:milliseconds:)``.
+    static func tcpSocket(family: Int32) -> Result<Int32, Errno> {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        let fd = socket(family, type, Int32(IPPROTO_TCP))
+        return fd >= 0 ? .success(fd) : .failure(Errno.current)
+    }
+
+    /// `setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, 1)`: each small message leaves at once instead of waiting
+    /// for the previous one's acknowledgement (Nagle), which would also glue two messages into one segment.
+    static func disableNagle(_ fd: Int32) -> Result<Void, Errno> {
+        var on: Int32 = 1
+        return setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: &on)
+    }
+
+    /// `poll({fd, events}, 1, milliseconds)`: the events that happened (`POLLOUT`, `POLLIN`, `POLLERR`,
+    /// `POLLHUP`), or 0 when the time ran out.
+    static func poll(_ fd: Int32, events: Int16, milliseconds: Int32) -> Result<Int16, Errno> {
+        var entry = pollfd(fd: fd, events: events, revents: 0)
+        let count = Glibc.poll(&entry, 1, milliseconds)
+        return count >= 0 ? .success(count == 0 ? 0 : entry.revents) : .failure(Errno.current)
+    }
+
+    /// `getsockopt(fd, SOL_SOCKET, SO_ERROR)`: the outcome of a non-blocking `connect` once the socket is
+    /// writable (0 when it connected).
+    static func pendingError(_ fd: Int32) -> Int32 {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) == 0 ? value : Errno.current.rawValue
+    }
+
+    /// `send(fd, bytes, MSG_DONTWAIT | MSG_NOSIGNAL)` on a stream: how many bytes the kernel took (perhaps
+    /// fewer than offered). `MSG_NOSIGNAL` so a receiver that went away gives EPIPE, not a SIGPIPE that
+    /// would end jacktap.
+    static func sendStream(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        let sent = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
+        return sent >= 0 ? .success(sent) : .failure(Errno.current)
+    }
+
+    /// `recv(fd, buffer, MSG_DONTWAIT)` on a stream: bytes read, 0 when the peer closed it.
+    static func receiveStream(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        let count = recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+        return count >= 0 ? .success(count) : .failure(Errno.current)
+    }
+
     /// `setsockopt(fd, SOL_SOCKET, SO_BROADCAST, 1)`: without it Linux refuses (EACCES) datagrams to a
     /// broadcast address, and lighting users broadcast to a console subnet (e.g. 192.168.1.255).
     static func enableBroadcast(_ fd: Int32) -> Result<Void, Errno> {
@@ -70,9 +115,10 @@ enum Syscalls {
         return result == 0 ? .success(()) : .failure(Errno.current)
     }
 
-    /// `connect(fd, address)` on a UDP socket: sends nothing, only fixes the peer, so the kernel reports
+    /// `connect(fd, address)`. On a UDP socket it sends nothing, only fixes the peer, so the kernel reports
     /// ICMP errors from it (ECONNREFUSED on the next send); an `AF_UNSPEC` address dissolves the
-    /// association (POSIX `connect`, Linux udp(7)).
+    /// association (POSIX `connect`, Linux udp(7)). On a non-blocking TCP socket it starts the handshake and
+    /// fails with EINPROGRESS; the socket turns writable when the handshake ends (`pendingError` tells how).
     static func connect(_ fd: Int32, to address: SocketAddress) -> Result<Void, Errno> {
         let result = address.withSockaddrPointer { pointer, length in
             Glibc.connect(fd, pointer, length)
@@ -141,10 +187,20 @@ enum Syscalls {
     /// result out before `freeaddrinfo`. Takes numeric addresses and names alike. `passive` adds
     /// `AI_PASSIVE`: addresses to bind to rather than to send to.
     static func resolveUDP(host: String, port: UInt16, passive: Bool = false) -> Result<[SocketAddress], AddressInfoError> {
+        resolve(host: host, port: port, stream: false, passive: passive)
+    }
+
+    /// The same for TCP (`SOCK_STREAM`, `IPPROTO_TCP`).
+    static func resolveTCP(host: String, port: UInt16) -> Result<[SocketAddress], AddressInfoError> {
+        resolve(host: host, port: port, stream: true, passive: false)
+    }
+
+    private static func resolve(host: String, port: UInt16, stream: Bool, passive: Bool)
+        -> Result<[SocketAddress], AddressInfoError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
-        hints.ai_protocol = Int32(IPPROTO_UDP)
+        hints.ai_socktype = Int32(stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue)
+        hints.ai_protocol = Int32(stream ? IPPROTO_TCP : IPPROTO_UDP)
         hints.ai_flags = passive ? AI_NUMERICSERV | AI_PASSIVE : AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
@@ -190,6 +246,12 @@ extension Syscalls {
     static let wouldBlock = EAGAIN
     /// `EINTR`: a signal interrupted the call before anything happened.
     static let interrupted = EINTR
+    /// `EINPROGRESS`: a non-blocking TCP connect has started.
+    static let inProgress = EINPROGRESS
+    /// `poll` events: writable, readable, error, hang-up.
+    static let pollOut = Int16(POLLOUT)
+    static let pollIn = Int16(POLLIN)
+    static let pollErrorOrHangUp = Int16(POLLERR | POLLHUP)
     /// Errors after which a connected UDP socket should be re-associated, so that the kernel looks up
     /// the route and source address again (they are fixed at `connect` time): `ENETUNREACH`,
     /// `EHOSTUNREACH`, `ENETDOWN`, `EADDRNOTAVAIL`, `EINVAL`, `EDESTADDRREQ`.

@@ -1,0 +1,98 @@
+import Foundation
+import ToolSupport
+import XCTest
+
+/// `--os2l` to a TCP receiver written from the OS2L message format (Tests/tools/os2l_receiver.py: QLC+'s own
+/// OS2L input turns a beat into a button press that cannot be read back headless, so the receiver checks the
+/// messages themselves) while jack-play plays a recorded loop (Sonic Pi's garzul, 120 BPM) into a private jackd.
+final class OS2LTests: XCTestCase {
+    struct Received {
+        var connection: Int
+        var inRead: Int
+        var message: [String: Any]
+    }
+
+    /// Starts the receiver with `arguments` and returns its port and the file it writes.
+    func receiver(_ arguments: [String]) throws -> (port: UInt16, out: String) {
+        let portFile = Tool.temporaryPath("os2l-port")
+        let out = Tool.temporaryPath("os2l-messages.jsonl")
+        addTeardownBlock { unlink(portFile); unlink(out) }
+        _ = try background("python3", [Tool.repositoryPath("Tests/tools/os2l_receiver.py"), portFile, out] + arguments)
+        var port: UInt16?
+        _ = waitFor { port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { UInt16($0) }; return port != nil }
+        return (try XCTUnwrap(port, "the receiver listens"), out)
+    }
+
+    func received(_ path: String) -> [Received] {
+        jsonLines((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").compactMap {
+            guard let c = $0["connection"] as? Int, let n = $0["in_read"] as? Int,
+                  let m = $0["message"] as? [String: Any] else { return nil }
+            return Received(connection: c, inRead: n, message: m)
+        }
+    }
+
+    /// jacktap tapping jack-play's loop for `seconds` of audio with `arguments`; its --json lines.
+    func runOnLoop(seconds: Int, _ arguments: [String]) throws -> [[String: Any]] {
+        let server = try privateServer(rate: 48_000, period: 256)
+        let path = Tool.temporaryPath("garzul-os2l.wav")
+        defer { unlink(path) }
+        _ = try Tool.run("sox", ["/usr/share/sonic-pi/samples/loop_garzul.flac", "-c", "1", "-r", "48000", path,
+                                 "repeat", "4"])
+        _ = try background("jack-play", [path], server: server)
+        let player = try waitForAnyPort(prefix: "jack-play", server: server)
+        let run = try Tool.capture(Tool.jacktap, [player, "--duration", String(seconds), "--json", "--quiet"] + arguments,
+                                   environment: server.environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return jsonLines(run.stdout)
+    }
+
+    func testOneMessagePerBeatInOrderWithTheTrackersTempoAcrossAReceiverRestart() throws {
+        // The receiver takes 6 beats, goes away for 2 s, and listens again on the same port.
+        let (port, out) = try receiver(["--restart-after", "6", "--down", "2"])
+        let lines = try runOnLoop(seconds: 25, ["--os2l", "127.0.0.1:\(port)"])
+        let beats = lines.filter { $0["event"] as? String == "beat" }
+        XCTAssertGreaterThan(beats.count, 30)
+        var bpmOfBeat = [Int: Double]()
+        for beat in beats { bpmOfBeat[beat["count"] as? Int ?? -1] = beat["bpm"] as? Double }
+        // The last messages may still be in the receiver's read when jacktap exits: wait for the file to settle.
+        var messages = [Received]()
+        _ = waitFor(timeout: 5) {
+            let now = received(out)
+            defer { messages = now }
+            return now.count == messages.count && !now.isEmpty
+        }
+        XCTAssertTrue(messages.allSatisfy { $0.inRead == 1 }, "every message arrived alone (QLC+ parses one read)")
+        XCTAssertTrue(messages.allSatisfy { $0.message["evt"] as? String == "beat" })
+        let positions = messages.compactMap { $0.message["pos"] as? Int }
+        XCTAssertEqual(positions.count, messages.count)
+        XCTAssertEqual(positions, positions.sorted(), "in order")
+        XCTAssertEqual(Set(positions).count, positions.count, "one message per beat")
+        for received in messages {
+            let pos = received.message["pos"] as? Int ?? -1
+            let bpm = try XCTUnwrap(bpmOfBeat[pos], "message pos \(pos) is a beat jacktap announced")
+            XCTAssertEqual(received.message["bpm"] as? Double ?? 0, bpm, accuracy: 0.01, "the tracker's BPM")
+            XCTAssertEqual(received.message["change"] as? Bool, pos == 1)
+            XCTAssertNotNil(received.message["strength"] as? Double)
+        }
+        // The first connection got the first six beats; after the restart jacktap connected again by itself.
+        XCTAssertEqual(messages.filter { $0.connection == 1 }.map { $0.message["pos"] as? Int ?? -1 },
+                       beats.prefix(6).map { $0["count"] as? Int ?? -2 })
+        XCTAssertGreaterThan(messages.filter { $0.connection == 2 }.count, 15, "beats flow again after the restart")
+    }
+
+    func testAReceiverThatStopsReadingNeverHoldsUpTheAnalysis() throws {
+        let (port, _) = try receiver(["--no-read"])
+        let lines = try runOnLoop(seconds: 20, ["--os2l", "127.0.0.1:\(port)", "--rate", "30"])
+        // Every tick of 20 s at 30 per second came out, and the beats went on.
+        XCTAssertEqual(tickLines(lines).count, 600, accuracy: 1)
+        XCTAssertGreaterThan(lines.filter { $0["event"] as? String == "beat" }.count, 25)
+    }
+
+    func testAMalformedTargetIsRefused() throws {
+        for target in ["qlc", "qlc:", ":9996", "qlc:70000"] {
+            let run = try Tool.capture(Tool.jacktap, ["--inputs", "1", "--os2l", target])
+            XCTAssertEqual(run.status, 64, target)
+            XCTAssertTrue(run.stderr.contains("--os2l must be HOST:PORT"), run.stderr)
+        }
+    }
+}
