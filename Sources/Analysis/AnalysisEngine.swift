@@ -73,6 +73,13 @@ public final class AnalysisEngine {
     /// Frames analysed since the engine started: the stream frame the next analysis begins at.
     public var analysedFrames: Int { position }
 
+    /// Port `index`'s note as its pitch tracker shows it (voiced, hysteresis applied; nil otherwise) and the
+    /// level of the window it was read from, dBFS.
+    public func heldNote(port index: Int) -> (midi: Int?, levelDB: Double) {
+        guard let pitch = analyzers[index].pitch else { return (nil, -200) }
+        return (pitch.note?.midi, pitch.windowLevelDB)
+    }
+
     /// The beat grid of port `index`'s rhythm tracker (nil when it has none or it has not locked).
     public func beatGrid(port index: Int) -> BeatGrid? { analyzers[index].rhythm?.beatGrid }
 

@@ -34,11 +34,14 @@ final class AnalysisLoop: @unchecked Sendable {
     private let worker = WorkerThread(name: "jacktap-analysis")
     /// MIDI beat clock (`--midi-clock`), driven from this thread after each poll.
     private let midiClock: MidiClockOutput?
+    /// MIDI notes (`--midi-notes`), driven from this thread after each poll.
+    private let midiNotes: MidiNotesOutput?
     /// OS2L (`--os2l`): the beats of the beat source are handed to its sender thread.
     private let os2l: OS2LSender?
     private let beatSourceName: String?
 
-    init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil, os2l: OS2LSender? = nil,
+    init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil, noteSource: Int? = nil,
+         os2l: OS2LSender? = nil,
          makeEngine: @escaping (Double) -> AnalysisEngine, restarted: @escaping (String, Int) -> Void) {
         self.os2l = os2l
         beatSourceName = beatSource.flatMap { live.inputNames.indices.contains($0) ? live.inputNames[$0] : nil }
@@ -50,6 +53,12 @@ final class AnalysisLoop: @unchecked Sendable {
         engine = makeEngine(Double(live.sampleRate))
         midiClock = live.midiQueue(MidiClockOutput.portName).map {
             MidiClockOutput(queue: $0, sourceIndex: beatSource ?? 0, origin: live.tap.ring.consumedFrames)
+        }
+        let noteIndex = min(noteSource ?? 0, max(live.inputNames.count - 1, 0))
+        let engineRate = engine.sampleRate
+        midiNotes = live.midiQueue(MidiNotesOutput.portName).map {
+            MidiNotesOutput(queue: $0, sourceIndex: noteIndex, sourceName: live.inputNames[noteIndex],
+                            origin: live.tap.ring.consumedFrames, sampleRate: engineRate)
         }
         applyLimit()
     }
@@ -86,6 +95,7 @@ final class AnalysisLoop: @unchecked Sendable {
             let outputs = engine.pollOutputs()
             sinks.publish(outputs, clock: clock)
             midiClock?.update(engine: engine, periodFrames: live.periodFrames)
+            midiNotes?.update(engine: engine, outputs: outputs, periodFrames: live.periodFrames)
             if let os2l { handBeats(outputs, to: os2l) }
             analysedBits.store((analysedBefore + engine.analysedTime).bitPattern, ordering: .releasing)
             if engine.reachedLimit { limitReached.store(true, ordering: .releasing) }
@@ -93,9 +103,12 @@ final class AnalysisLoop: @unchecked Sendable {
         // A last snapshot with whatever arrived since the last tick: the final figures of this opening.
         let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
         sinks.publish(engine.finishOutputs(), clock: clock)
-        // Stop for the clock's receivers, while the callback still runs to send it (a few periods at most).
+        // The clock's Stop (after the clocks already queued, up to its lead ahead) and the last note off, while
+        // the callback still runs to send them.
         if !live.serverStopped {
-            midiClock?.finish(engine: engine, wait: 4 * Double(live.periodFrames) / Double(max(live.sampleRate, 1)))
+            let wait = MidiClockOutput.leadSeconds + 4 * Double(live.periodFrames) / Double(max(live.sampleRate, 1))
+            midiNotes?.finish(engine: engine, wait: wait)
+            midiClock?.finish(engine: engine, wait: wait)
         }
     }
 
@@ -112,7 +125,9 @@ final class AnalysisLoop: @unchecked Sendable {
         analysedBefore += engine.analysedTime
         let tap = live.tap
         // The old tempo goes with the old engine: a running clock stops, at a frame of the old timeline.
-        midiClock?.restart(after: engine, origin: tap.ring.readableFrames() + tap.ring.consumedFrames)
+        let newOrigin = tap.ring.readableFrames() + tap.ring.consumedFrames
+        midiClock?.restart(after: engine, origin: newOrigin)
+        midiNotes?.restart(after: engine, origin: newOrigin)
         tap.ring.consume(tap.ring.readableFrames())
         _ = tap.takeFrames()
         for channel in 0..<tap.channels {

@@ -53,6 +53,8 @@ struct LiveSession {
     var midiOutputs: [String] = []
     /// The input (0-based) whose beat tracker drives the MIDI clock and OS2L (`--beat-source`).
     var beatSource = 0
+    /// The input (0-based) whose pitch tracker `--midi-notes` plays (`--note-source`).
+    var noteSource = 0
     /// Where OS2L beat messages go (`--os2l`); nil for none.
     var os2l: (host: String, port: UInt16)? = nil
 
@@ -160,6 +162,18 @@ struct LiveSession {
                                   code: Failure.usage)
                 }
             }
+            if first && midiOutputs.contains(MidiNotesOutput.portName) {
+                guard noteSource < count else {
+                    client.close()
+                    throw Failure(description: "--note-source in_\(noteSource + 1): jacktap has \(count) input\(count == 1 ? "" : "s") (in_1…in_\(count))",
+                                  code: Failure.usage)
+                }
+                guard analysis.music.analyses(forPort: names[noteSource]).pitch else {
+                    client.close()
+                    throw Failure(description: "--note-source in_\(noteSource + 1) has no pitch analysis: --music leaves it out",
+                                  code: Failure.usage)
+                }
+            }
             let live: LiveTap
             do {
                 live = try LiveTap(client: client, inputs: names, midiOutputs: midiOutputs)
@@ -177,11 +191,14 @@ struct LiveSession {
                 if let clock = live.midiOutputFullName(MidiClockOutput.portName) {
                     parts.say("MIDI beat clock on \(clock), from the beats of \(names[beatSource])")
                 }
+                if let notes = live.midiOutputFullName(MidiNotesOutput.portName) {
+                    parts.say("MIDI notes on \(notes), from the pitch of \(names[noteSource])")
+                }
             }
             let analysis = analysis
             let loop = AnalysisLoop(
                 live: live, sinks: sinks, limitSeconds: duration.map { $0 - analysedBefore }, beatSource: beatSource,
-                os2l: os2lSender,
+                noteSource: noteSource, os2l: os2lSender,
                 makeEngine: { rate in
                     AnalysisEngine(tap: live.tap, sampleRate: rate, portNames: names, config: analysis, meters: meterConfig)
                 },

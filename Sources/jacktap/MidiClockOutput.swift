@@ -1,6 +1,5 @@
 import Analysis
 import DSP
-import Glibc
 import JackHost
 
 /// The MIDI beat clock of one opening of the client: after each analysis poll, the clock the source port's
@@ -49,11 +48,7 @@ final class MidiClockOutput {
     /// Stops a running clock (the run ends), and gives the callback up to `wait` seconds to send what is queued.
     func finish(engine: AnalysisEngine, wait: Double) {
         stop(engine: engine)
-        var waited = 0.0
-        while queue.pending > 0 && waited < wait {
-            usleep(2_000)
-            waited += 0.002
-        }
+        queue.waitUntilTaken(seconds: wait)
     }
 
     private func stop(engine: AnalysisEngine) {

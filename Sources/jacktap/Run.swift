@@ -99,6 +99,7 @@ struct Run: ParsableCommand {
         session.midiOutputs = sync.midiOutputs
         session.os2l = sync.os2l.flatMap(SyncOptions.hostAndPort)
         session.beatSource = sync.beatSourceIndex ?? 0
+        session.noteSource = sync.noteSourceIndex ?? 0
         if let file = ConfigFile.started.withLock({ $0.file }) { session.reload = { () throws(Failure) in try Self.reread(file) } }
         return session
     }

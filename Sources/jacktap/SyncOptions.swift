@@ -15,6 +15,17 @@ struct SyncOptions: ParsableArguments {
         "The input whose beats drive the clock and OS2L (it needs rhythm analysis, see --music).", valueName: "in_N"))
     var beatSource = "in_1"
 
+    @Flag(name: .customLong("midi-notes"), help: ArgumentHelp("""
+        Register a JACK MIDI output jacktap:notes and play the melody --note-source's pitch tracker hears on \
+        it (channel 1): note on when a voiced note starts with an onset, note off when it ends, velocity from \
+        the level (-60 dBFS is 1, 0 dBFS 127).
+        """))
+    var midiNotes = false
+
+    @Option(name: .customLong("note-source"), help: ArgumentHelp(
+        "The input whose notes --midi-notes plays (it needs pitch analysis, see --music).", valueName: "in_N"))
+    var noteSource = "in_1"
+
     @Option(name: .customLong("os2l"), help: ArgumentHelp("""
         Send OS2L beat messages over TCP to HOST:PORT, one per beat of --beat-source: \
         {"evt":"beat","change":…,"pos":N,"bpm":B,"strength":S}. For QLC+'s OS2L input (port 9996) and \
@@ -29,11 +40,17 @@ struct SyncOptions: ParsableArguments {
         guard beatSourceIndex != nil else {
             throw ValidationError("--beat-source must name an input, in_1, in_2, … (got '\(beatSource)')")
         }
+        guard noteSourceIndex != nil else {
+            throw ValidationError("--note-source must name an input, in_1, in_2, … (got '\(noteSource)')")
+        }
     }
 
-    /// The 0-based input index --beat-source names.
-    var beatSourceIndex: Int? {
-        guard beatSource.hasPrefix("in_"), let n = Int(beatSource.dropFirst(3)), n >= 1 else { return nil }
+    /// The 0-based input indices --beat-source and --note-source name.
+    var beatSourceIndex: Int? { Self.inputIndex(beatSource) }
+    var noteSourceIndex: Int? { Self.inputIndex(noteSource) }
+
+    static func inputIndex(_ name: String) -> Int? {
+        guard name.hasPrefix("in_"), let n = Int(name.dropFirst(3)), n >= 1 else { return nil }
         return n - 1
     }
 
@@ -47,5 +64,7 @@ struct SyncOptions: ParsableArguments {
     }
 
     /// The MIDI outputs these options need.
-    var midiOutputs: [String] { midiClock ? [MidiClockOutput.portName] : [] }
+    var midiOutputs: [String] {
+        (midiClock ? [MidiClockOutput.portName] : []) + (midiNotes ? [MidiNotesOutput.portName] : [])
+    }
 }

@@ -15,10 +15,10 @@ func analyseOutputs(_ channels: [[Float]], sampleRate: Double, period: Int = 256
     analyseWithEvents(channels, sampleRate: sampleRate, period: period, config: config).outputs
 }
 
-/// Like `analyse`, keeping the events, and calling `afterPoll` with the engine after every period's poll (as
-/// the live analysis thread drives the MIDI clock).
+/// Like `analyse`, keeping the events, and calling `afterPoll` with the engine and that poll's outputs after
+/// every period (as the live analysis thread drives the MIDI clock and notes).
 func analyseWithEvents(_ channels: [[Float]], sampleRate: Double, period: Int, config: AnalysisConfig,
-                       afterPoll: (AnalysisEngine) -> Void = { _ in })
+                       afterPoll: (AnalysisEngine, [AnalysisOutput]) -> Void = { _, _ in })
     -> (outputs: [AnalysisOutput], summary: RunSummary) {
     let frames = channels[0].count
     let tap = Tap.allocate(channels: channels.count, ringFrames: 8 * period)
@@ -34,8 +34,9 @@ func analyseWithEvents(_ channels: [[Float]], sampleRate: Double, period: Int, c
             samples.withUnsafeBufferPointer { tap.process(channel: c, samples: $0.baseAddress! + start, count: n, copy: copy) }
         }
         tap.endPeriod(frames: n, copied: copy)
-        outputs += engine.pollOutputs()
-        afterPoll(engine)
+        let polled = engine.pollOutputs()
+        outputs += polled
+        afterPoll(engine, polled)
         start += n
     }
     outputs += engine.finishOutputs()

@@ -19,6 +19,8 @@ public final class PitchTracker {
     public private(set) var latest: PitchEstimate?
     /// Displayed note, hysteresis applied; nil when unvoiced.
     public private(set) var note: MusicalNote?
+    /// RMS of the newest estimate's window, dBFS (-200 in silence): the level a MIDI note's velocity is read from.
+    public private(set) var windowLevelDB: Double = -200
 
     let difference: CumulativeMeanDifference
     /// The newest `windowSize` frames low-passed, circular; `frame` is the same oldest first.
@@ -104,6 +106,7 @@ public final class PitchTracker {
         framesUntilEstimate = windowSize
         latest = nil
         note = nil
+        windowLevelDB = -200
         hysteresis.reset()
     }
 
@@ -114,6 +117,7 @@ public final class PitchTracker {
         let centre = framesProcessed - windowSize / 2
         var energy = 0.0
         for i in 0..<windowSize { energy += Double(raw[i]) * Double(raw[i]) }
+        windowLevelDB = energy > 0 ? max(-200, 10 * log10(energy / Double(windowSize))) : -200
         guard energy > silenceEnergy else {
             latest = PitchEstimate(frequency: 0, confidence: 0, voiced: false, centreFrame: centre)
             note = hysteresis.update(frequency: nil, a4: config.a4, hysteresisCents: config.hysteresisCents)

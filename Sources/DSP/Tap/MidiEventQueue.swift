@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// MIDI messages the analysis thread schedules and the process callback writes into a JACK MIDI port, each
@@ -70,6 +71,16 @@ public struct MidiEventQueue: @unchecked Sendable {
 
     /// Messages written after their frame had passed, since the start.
     public var lateCount: Int { late.pointee.load(ordering: .relaxed) }
+
+    /// Waits (polling every 2 ms) until the callback has taken every queued message, at most `seconds`: the
+    /// last messages of a run (Stop, a note off) go out before the client closes.
+    public func waitUntilTaken(seconds: Double) {
+        var waited = 0.0
+        while pending > 0 && waited < seconds {
+            usleep(2_000)
+            waited += 0.002
+        }
+    }
 
     /// Messages queued and not yet written.
     public var pending: Int { pushed.pointee.load(ordering: .acquiring) &- popped.pointee.load(ordering: .acquiring) }

@@ -89,7 +89,7 @@ final class MidiClockSchedulerTests: XCTestCase {
         var scheduler = MidiClockScheduler()
         var events = [Event]()
         let run = analyseWithEvents([Array([[Float]](repeating: loop, count: 3).joined())], sampleRate: rate,
-                                    period: 256, config: AnalysisConfig()) { engine in
+                                    period: 256, config: AnalysisConfig()) { engine, _ in
             let now = Double(engine.analysedFrames)
             scheduler.update(grid: engine.beatGrid(port: 0), now: now, horizon: now + 0.1 * rate, into: &events)
         }
