@@ -29,10 +29,17 @@ let package = Package(
         .target(name: "Control", dependencies: ["OSC", "Output", "JackHost"]),
         // NSM (New Session Manager) client: announce, open/save requests and replies; see Sources/Session.
         .target(name: "Session", dependencies: ["OSC"]),
+        // `--link`: Ableton Link (Debian's header-only ableton-link-dev and libasio-dev) behind a C API of a few
+        // functions, so no Swift module needs C++ interoperability; see Sources/CLink.
+        .target(
+            name: "CLink",
+            cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
+            linkerSettings: [.linkedLibrary("pthread")]
+        ),
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -51,5 +58,6 @@ let package = Package(
         .testTarget(name: "SessionTests", dependencies: ["Session", "OSC", "ToolSupport"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport", "ToolSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "ToolSupport"], exclude: ["Fixtures"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -38,12 +38,15 @@ final class AnalysisLoop: @unchecked Sendable {
     private let midiNotes: MidiNotesOutput?
     /// OS2L (`--os2l`): the beats of the beat source are handed to its sender thread.
     private let os2l: OS2LSender?
+    /// Ableton Link (`--link`): led from the beat source's beats after each poll.
+    private let link: LinkPeer?
     private let beatSourceName: String?
 
     init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil, noteSource: Int? = nil,
-         os2l: OS2LSender? = nil,
+         os2l: OS2LSender? = nil, link: LinkPeer? = nil,
          makeEngine: @escaping (Double) -> AnalysisEngine, restarted: @escaping (String, Int) -> Void) {
         self.os2l = os2l
+        self.link = link
         beatSourceName = beatSource.flatMap { live.inputNames.indices.contains($0) ? live.inputNames[$0] : nil }
         self.live = live
         self.sinks = sinks
@@ -92,11 +95,13 @@ final class AnalysisLoop: @unchecked Sendable {
             if resetRequested.exchange(false, ordering: .acquiring) { engine.requestReset() }
             // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
             let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
+            let linkNow = link?.now ?? 0
             let outputs = engine.pollOutputs()
             sinks.publish(outputs, clock: clock)
             midiClock?.update(engine: engine, periodFrames: live.periodFrames)
             midiNotes?.update(engine: engine, outputs: outputs, periodFrames: live.periodFrames)
             if let os2l { handBeats(outputs, to: os2l) }
+            link?.update(outputs: outputs, beatSource: beatSourceName, streamNow: clock.stream, linkNow: linkNow)
             analysedBits.store((analysedBefore + engine.analysedTime).bitPattern, ordering: .releasing)
             if engine.reachedLimit { limitReached.store(true, ordering: .releasing) }
         }

@@ -57,6 +57,8 @@ struct LiveSession {
     var noteSource = 0
     /// Where OS2L beat messages go (`--os2l`); nil for none.
     var os2l: (host: String, port: UInt16)? = nil
+    /// Ableton Link (`--link`, `--link-follow`, `--link-quantum`); nil for none.
+    var link: (quantum: Double, follow: Bool)? = nil
 
     /// Gives the terminal back (raw keys off, the alternate screen left), from any thread.
     struct TerminalRestore: @unchecked Sendable {
@@ -108,6 +110,7 @@ struct LiveSession {
         let os2lSender = os2l.map { target in OS2LSender(host: target.host, port: target.port) { parts.say($0) } }
         os2lSender?.start()
         defer { os2lSender?.stop() }
+        let linkPeer = link.map { settings in LinkPeer(quantum: settings.quantum, follow: settings.follow) { parts.say($0) } }
         let keys = KeyReader(enabled: interactive)
         if interactive { StandardOutput.write(TerminalView.enterSequence) }
         control?.start()
@@ -150,7 +153,7 @@ struct LiveSession {
                 client.close()
                 throw error
             }
-            if first && (midiOutputs.contains(MidiClockOutput.portName) || os2l != nil) {
+            if first && (midiOutputs.contains(MidiClockOutput.portName) || os2l != nil || link?.follow == false) {
                 guard beatSource < count else {
                     client.close()
                     throw Failure(description: "--beat-source in_\(beatSource + 1): jacktap has \(count) input\(count == 1 ? "" : "s") (in_1…in_\(count))",
@@ -198,7 +201,7 @@ struct LiveSession {
             let analysis = analysis
             let loop = AnalysisLoop(
                 live: live, sinks: sinks, limitSeconds: duration.map { $0 - analysedBefore }, beatSource: beatSource,
-                noteSource: noteSource, os2l: os2lSender,
+                noteSource: noteSource, os2l: os2lSender, link: linkPeer,
                 makeEngine: { rate in
                     AnalysisEngine(tap: live.tap, sampleRate: rate, portNames: names, config: analysis, meters: meterConfig)
                 },

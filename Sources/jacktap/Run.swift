@@ -98,6 +98,7 @@ struct Run: ParsableCommand {
         session.reconnect = noReconnect ? nil : reconnect
         session.midiOutputs = sync.midiOutputs
         session.os2l = sync.os2l.flatMap(SyncOptions.hostAndPort)
+        if sync.link || sync.linkFollow { session.link = (quantum: sync.linkQuantum, follow: sync.linkFollow) }
         session.beatSource = sync.beatSourceIndex ?? 0
         session.noteSource = sync.noteSourceIndex ?? 0
         if let file = ConfigFile.started.withLock({ $0.file }) { session.reload = { () throws(Failure) in try Self.reread(file) } }

@@ -33,7 +33,23 @@ struct SyncOptions: ParsableArguments {
         """, valueName: "host:port"))
     var os2l: String?
 
+    @Flag(name: .customLong("link"), help: ArgumentHelp("""
+        Join the Ableton Link session on the network and lead it: on every beat of --beat-source, the \
+        session takes the tracker's tempo and the beat, placed in --link-quantum as the beat is in its bar.
+        """))
+    var link = false
+
+    @Flag(name: .customLong("link-follow"), help: ArgumentHelp("""
+        Join the Link session but change nothing: report its tempo and peers (for rigs where another peer \
+        stays in charge). Implies --link.
+        """))
+    var linkFollow = false
+
+    @Option(name: .customLong("link-quantum"), help: "Beats per Link quantum (bar) for --link.")
+    var linkQuantum = 4.0
+
     func validate() throws {
+        guard linkQuantum >= 1, linkQuantum <= 16 else { throw ValidationError("--link-quantum must be between 1 and 16") }
         if let os2l, Self.hostAndPort(os2l) == nil {
             throw ValidationError("--os2l must be HOST:PORT with a port from 1 to 65535 (got '\(os2l)')")
         }

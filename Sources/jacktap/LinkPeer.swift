@@ -1,0 +1,78 @@
+import Analysis
+import CLink
+import Foundation
+
+/// jacktap as a peer of an Ableton Link session (`--link`): Resolume, TouchDesigner, Ableton Live and other
+/// Link apps on the network follow the music's tempo and beat.
+///
+/// Leading (the default, since jacktap is the one listening to the music): on every beat of the beat source
+/// the session's tempo becomes the tracker's and the session's beat at that instant becomes a whole beat, the
+/// one whose place in the quantum (`--link-quantum`, 4) is the beat's place in its bar, so a bar-long loop in a
+/// Link app starts on the downbeat. Link calls this forcing the beat, meant for apps that follow an external
+/// clock, which is what the music is here; another peer that moves the tempo is set back on the next beat.
+/// Following (`--link-follow`): jacktap changes nothing and reports the session's tempo and peers when they
+/// change.
+///
+/// The beat's instant on Link's clock (the host's monotonic clock) comes from pairing the newest frame of the
+/// stream with Link's clock at the poll that announced it: `--beat-lead` ahead of the beat.
+/// Used by the analysis thread; Link's own threads do the networking.
+final class LinkPeer: @unchecked Sendable {
+    let quantum: Double
+    let follow: Bool
+    private let link: OpaquePointer
+    private let say: (String) -> Void
+    private var reportedTempo = 0.0
+    private var reportedPeers = -1
+
+    init(quantum: Double, follow: Bool, say: @escaping (String) -> Void) {
+        self.quantum = quantum
+        self.follow = follow
+        self.say = say
+        link = jacktap_link_create(120)
+        jacktap_link_enable(link, 1)
+    }
+
+    deinit {
+        jacktap_link_enable(link, 0)
+        jacktap_link_destroy(link)
+    }
+
+    /// The session's tempo, BPM, and the peers seen besides jacktap.
+    var sessionTempo: Double { jacktap_link_tempo(link) }
+    var peers: Int { Int(jacktap_link_peers(link)) }
+
+    /// After a poll: leads the session on the beat source's beats among `outputs` (unless following), and
+    /// reports changes of the session's tempo (following) or of its peers.
+    /// Link's clock now, microseconds.
+    var now: Int64 { jacktap_link_now(link) }
+
+    /// `streamNow` (seconds of audio) and `linkNow` are the same instant: the newest frame's arrival, read
+    /// before the poll that produced `outputs`.
+    func update(outputs: [AnalysisOutput], beatSource: String?, streamNow: Double, linkNow now: Int64) {
+        if !follow {
+            for case .event(let event) in outputs where event.port == beatSource {
+                guard case .beat(_, let bpm, let bar) = event.kind, bpm > 0 else { continue }
+                let micros = now + Int64(((event.time - streamNow) * 1e6).rounded())
+                let current = jacktap_link_beat_at(link, micros, quantum)
+                jacktap_link_lead(link, Double(bpm), Self.beat(near: current, place: Double(bar.beat - 1), quantum: quantum),
+                                  micros, quantum)
+            }
+        }
+        let peers = self.peers
+        if peers != reportedPeers {
+            reportedPeers = peers
+            say("Link: \(peers) other peer\(peers == 1 ? "" : "s")")
+        }
+        let tempo = (sessionTempo * 100).rounded() / 100
+        if follow && tempo != reportedTempo {
+            reportedTempo = tempo
+            say("Link session at \(String(format: "%.2f", tempo)) BPM")
+        }
+    }
+
+    /// The whole beat nearest `current` whose place in the quantum is `place` (0 is the quantum's start):
+    /// the session's beat count moves by at most half a quantum when jacktap takes it over.
+    static func beat(near current: Double, place: Double, quantum: Double) -> Double {
+        place + quantum * ((current - place) / quantum).rounded()
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ToolSupport
+import XCTest
+
+/// `--link` and `--link-follow` beside a second Ableton Link peer (Tests/tools/link_peer.py, PyPI aalink), both
+/// inside a network namespace that has only loopback (Link finds peers by multicast, which must not leave the
+/// machine), while jack-play plays a recorded loop (Sonic Pi's garzul, 120 BPM) into a private jackd outside it
+/// (JACK talks through the file system, which the namespace shares).
+final class LinkTests: XCTestCase {
+    /// A network namespace with loopback up and multicast routed to it, deleted when the test ends.
+    func loopbackNamespace() throws -> String {
+        let name = "jacktap-link-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+        _ = try Tool.run("ip", ["netns", "add", name])
+        addTeardownBlock { _ = try? Tool.run("ip", ["netns", "delete", name]) }
+        _ = try Tool.run("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"])
+        _ = try Tool.run("ip", ["netns", "exec", name, "ip", "route", "add", "224.0.0.0/4", "dev", "lo"])
+        return name
+    }
+
+    struct Outcome {
+        var peer: [String: Any]
+        var stderr: String
+    }
+
+    /// jacktap with `arguments` and the peer (with `peerArguments`) for `seconds`, in one namespace.
+    func run(seconds: Int, _ arguments: [String], peerArguments: [String] = []) throws -> Outcome {
+        let namespace = try loopbackNamespace()
+        let server = try privateServer(rate: 48_000, period: 256)
+        let path = Tool.temporaryPath("garzul-link.wav")
+        defer { unlink(path) }
+        _ = try Tool.run("sox", ["/usr/share/sonic-pi/samples/loop_garzul.flac", "-c", "1", "-r", "48000", path,
+                                 "repeat", "4"])
+        let portFile = Tool.temporaryPath("link-peer-port")
+        let peerOut = Tool.temporaryPath("link-peer.json")
+        defer { unlink(portFile); unlink(peerOut) }
+        let peer = try background("ip", ["netns", "exec", namespace, "python3", Tool.repositoryPath("Tests/tools/link_peer.py"),
+                                         portFile, String(seconds + 4)] + peerArguments, stdoutPath: peerOut)
+        var port: String?
+        _ = waitFor { port = try? String(contentsOfFile: portFile, encoding: .utf8); return port != nil }
+        let oscPort = try XCTUnwrap(port, "the peer listens")
+        _ = try background("jack-play", [path], server: server)
+        let player = try waitForAnyPort(prefix: "jack-play", server: server)
+        let run = try Tool.capture("ip", ["netns", "exec", namespace, Tool.jacktap, player, "--duration", String(seconds),
+                                          "--osc", "127.0.0.1:\(oscPort)"] + arguments, environment: server.environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertNotNil(peer.wait(timeout: eventTimeout), "the peer ends after its time")
+        let text = try String(contentsOfFile: peerOut, encoding: .utf8)
+        let result = try XCTUnwrap(jsonLines(text).last, "the peer's measurement: \(text)")
+        return Outcome(peer: result, stderr: run.stderr)
+    }
+
+    func testLeadingTheSessionGivesItTheTrackersTempoAndBeatsAndTakesItBackFromAnotherPeer() throws {
+        // The other peer moves the session to 90 BPM 12 s in.
+        let outcome = try run(seconds: 20, ["--link"], peerArguments: ["--set-tempo-at", "12", "90"])
+        let peer = outcome.peer
+        XCTAssertGreaterThanOrEqual(peer["peers"] as? Int ?? 0, 1, "the peer saw jacktap")
+        XCTAssertTrue(outcome.stderr.contains("Link: 1 other peer"), outcome.stderr)
+        let setAt = try XCTUnwrap(peer["set_at"] as? Double)
+        let beats = (peer["beats"] as? [[String: Any]] ?? []).filter {
+            let t = $0["t"] as? Double ?? 0
+            // Settled (the tracker's first seconds may read another tempo), and not the beat the other peer's
+            // change falls before (jacktap takes the session back on its next beat).
+            return t > 6 && !(setAt..<(setAt + 1)).contains(t)
+        }
+        XCTAssertGreaterThan(beats.count, 18)
+        for beat in beats {
+            let t = beat["t"] as? Double ?? 0
+            XCTAssertEqual(beat["session_tempo"] as? Double ?? 0, beat["bpm"] as? Double ?? -1, accuracy: 0.5,
+                           "session tempo at the beat at \(t) s")
+            XCTAssertEqual(beat["phase_ms"] as? Double ?? 99, 0, accuracy: 10, "session beat at the beat at \(t) s")
+            if let inBar = beat["beat_in_bar"] as? Int {
+                XCTAssertEqual(beat["place"] as? Int, (inBar - 1) % 4, "the bar's place in the quantum at \(t) s")
+            }
+        }
+        // 90 BPM did not last: within 1.5 s jacktap's tempo is the session's again.
+        let after = (peer["tempo_after_set"] as? [[String: Any]] ?? []).filter { ($0["t"] as? Double ?? 0) > setAt + 1.5 }
+        XCTAssertFalse(after.isEmpty)
+        XCTAssertTrue(after.allSatisfy { abs(($0["tempo"] as? Double ?? 0) - 120) < 1 }, "\(after.prefix(5))")
+    }
+
+    func testFollowingReportsTheSessionsTempoAndChangesNothing() throws {
+        let outcome = try run(seconds: 10, ["--link-follow"], peerArguments: ["--set-tempo-at", "1", "128"])
+        XCTAssertTrue(outcome.stderr.contains("Link session at 128.00 BPM"), outcome.stderr)
+        XCTAssertEqual(outcome.peer["final_tempo"] as? Double ?? 0, 128, accuracy: 0.01, "the session kept its tempo")
+        let after = outcome.peer["tempo_after_set"] as? [[String: Any]] ?? []
+        XCTAssertTrue(after.allSatisfy { abs(($0["tempo"] as? Double ?? 0) - 128) < 0.01 })
+    }
+}
