@@ -41,13 +41,15 @@ final class AnalysisLoop: @unchecked Sendable {
     /// Ableton Link (`--link`): led from the beat source's beats after each poll.
     private let link: LinkPeer?
     private let beatSourceName: String?
+    private let beatSourceIndex: Int?
 
     init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil, noteSource: Int? = nil,
          os2l: OS2LSender? = nil, link: LinkPeer? = nil,
          makeEngine: @escaping (Double) -> AnalysisEngine, restarted: @escaping (String, Int) -> Void) {
         self.os2l = os2l
         self.link = link
-        beatSourceName = beatSource.flatMap { live.inputNames.indices.contains($0) ? live.inputNames[$0] : nil }
+        beatSourceIndex = beatSource.flatMap { live.inputNames.indices.contains($0) ? $0 : nil }
+        beatSourceName = beatSourceIndex.map { live.inputNames[$0] }
         self.live = live
         self.sinks = sinks
         self.makeEngine = makeEngine
@@ -100,8 +102,12 @@ final class AnalysisLoop: @unchecked Sendable {
             sinks.publish(outputs, clock: clock)
             midiClock?.update(engine: engine, periodFrames: live.periodFrames)
             midiNotes?.update(engine: engine, outputs: outputs, periodFrames: live.periodFrames)
-            if let os2l { handBeats(outputs, to: os2l) }
-            link?.update(outputs: outputs, beatSource: beatSourceName, streamNow: clock.stream, linkNow: linkNow)
+            // OS2L and Link take the beats only once the tracker has confirmed a pulse (its beat grid), as
+            // the MIDI clock does: speech can hold a lock, never a pulse that repeats in bars.
+            let pulse = beatSourceIndex.map { engine.beatGrid(port: $0) != nil } ?? false
+            if let os2l, pulse { handBeats(outputs, to: os2l) }
+            link?.update(outputs: pulse ? outputs : [], beatSource: beatSourceName, streamNow: clock.stream,
+                         linkNow: linkNow)
             analysedBits.store((analysedBefore + engine.analysedTime).bitPattern, ordering: .releasing)
             if engine.reachedLimit { limitReached.store(true, ordering: .releasing) }
         }

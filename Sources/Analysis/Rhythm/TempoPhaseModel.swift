@@ -215,6 +215,10 @@ final class TempoPhaseModel {
         }
     }
 
+    /// How strongly the onsets repeat at a bar of the best period (0…1, `BarPeriodicity.score`): music
+    /// repeats its bars, speech and noise do not.
+    var barRepetition: Float { bestPeriod > 0 ? bars.score(period: bestPeriod) : 0 }
+
     /// Back to the starting belief: any tempo (as preferred), any phase.
     func reset() {
         probability.update(from: initial, count: stateCount)

@@ -1,5 +1,7 @@
 @testable import Analysis
 import AudioFile
+import Foundation
+import ToolSupport
 import XCTest
 
 /// MIDI beat clock on the tracker's beats: 24 clocks a beat with the first on the beat, Start on the first beat
@@ -78,6 +80,33 @@ final class MidiClockSchedulerTests: XCTestCase {
         XCTAssertGreaterThan(lastBeats.count, 2)
         let grid = BeatGrid(nextBeat: 288_000, period: 48_000 * 60 / 130)
         for frame in lastBeats { XCTAssertEqual(Double(frame), grid.beat(nearest: Double(frame)), accuracy: 1) }
+    }
+
+    func testSpeechStartsNoClockThoughTheTrackerLocksOntoItsSyllables() throws {
+        // espeak-ng reading a paragraph twice (46 s): the tracker announces beats at syllable rate, but its
+        // onsets never repeat at a bar of that tempo, so no grid is given to the clock.
+        let path = Tool.temporaryPath("speech.wav")
+        defer { unlink(path) }
+        _ = try Tool.run("espeak-ng", ["-w", path, """
+            Good evening and welcome. Tonight we are testing the beat tracker with speech, which has syllables \
+            and pauses but no steady pulse at all. One, two, three, four. The quick brown fox jumps over the \
+            lazy dog, again and again, while nobody keeps time.
+            """])
+        let reader = try SoundFileReader(path: path)
+        let speech = readAll(reader)
+        let rate = reader.sampleRate
+        var scheduler = MidiClockScheduler()
+        var events = [Event]()
+        var grids = 0
+        let run = analyseWithEvents([speech + speech + speech], sampleRate: rate, period: 256,
+                                    config: AnalysisConfig()) { engine, _ in
+            let now = Double(engine.analysedFrames)
+            let grid = engine.beatGrid(port: 0)
+            if grid != nil { grids += 1 }
+            scheduler.update(grid: grid, now: now, horizon: now + 0.1 * rate, into: &events)
+        }
+        let beats = run.outputs.filter { if case .event(let e) = $0, case .beat = e.kind { true } else { false } }
+        XCTAssertEqual(events, [], "no Start, no clock on speech (\(beats.count) beats announced, \(grids) polls with a grid)")
     }
 
     func testOnARecordedLoopEveryBeatsFirstClockIsWithinFiveMillisecondsOfTheAnnouncedBeat() throws {
