@@ -153,28 +153,22 @@ struct LiveSession {
                 client.close()
                 throw error
             }
-            if first && (midiOutputs.contains(MidiClockOutput.portName) || os2l != nil || link?.follow == false) {
-                guard beatSource < count else {
-                    client.close()
-                    throw Failure(description: "--beat-source in_\(beatSource + 1): jacktap has \(count) input\(count == 1 ? "" : "s") (in_1…in_\(count))",
-                                  code: Failure.usage)
+            if first {
+                // The tempo-sync outputs need their source inputs to exist and to run the analysis they read.
+                var sources = [(String, Int, String, Bool)]()
+                if midiOutputs.contains(MidiClockOutput.portName) || os2l != nil || link?.follow == false {
+                    sources.append(("--beat-source", beatSource, "rhythm",
+                                    beatSource < count && analysis.music.analyses(forPort: names[beatSource]).rhythm))
                 }
-                guard analysis.music.analyses(forPort: names[beatSource]).rhythm else {
-                    client.close()
-                    throw Failure(description: "--beat-source in_\(beatSource + 1) has no rhythm analysis: --music leaves it out",
-                                  code: Failure.usage)
+                if midiOutputs.contains(MidiNotesOutput.portName) {
+                    sources.append(("--note-source", noteSource, "pitch",
+                                    noteSource < count && analysis.music.analyses(forPort: names[noteSource]).pitch))
                 }
-            }
-            if first && midiOutputs.contains(MidiNotesOutput.portName) {
-                guard noteSource < count else {
+                for (option, index, needed, fine) in sources where !fine {
                     client.close()
-                    throw Failure(description: "--note-source in_\(noteSource + 1): jacktap has \(count) input\(count == 1 ? "" : "s") (in_1…in_\(count))",
-                                  code: Failure.usage)
-                }
-                guard analysis.music.analyses(forPort: names[noteSource]).pitch else {
-                    client.close()
-                    throw Failure(description: "--note-source in_\(noteSource + 1) has no pitch analysis: --music leaves it out",
-                                  code: Failure.usage)
+                    throw Failure(description: index >= count
+                        ? "\(option) in_\(index + 1): jacktap has \(count) input\(count == 1 ? "" : "s") (in_1…in_\(count))"
+                        : "\(option) in_\(index + 1) has no \(needed) analysis: --music leaves it out", code: Failure.usage)
                 }
             }
             let live: LiveTap
