@@ -10,13 +10,13 @@ struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Analyse audio files (WAV, FLAC, AIFF, Ogg, …) with the same code as a live run.",
         discussion: """
-            Each file is fed through the real-time tap in JACK-sized periods (--period), so it gives the same
-            figures as the same audio played live. Channels become in_1, in_2, …. With --json, one line per
-            tick and a final {"summary": …} line (whole-file peak and RMS) go to stdout; without it, a short
-            summary. --osc sends the ticks as OSC too. A progress bar goes to stderr when it is a terminal.
-            The channels of a file are analysed on --threads threads. Several files are analysed side by side
-            (one after another with --osc, so a receiver gets one stream at a time) and printed in the order
-            given, each after a {"file": PATH} line with --json; a file that cannot be read is reported and
+            Each file is fed through the real-time tap in JACK-sized periods (--period), so it gives the same \
+            figures as the same audio played live. Channels become in_1, in_2, …. With --json, one line per \
+            tick and a final {"summary": …} line (whole-file peak and RMS) go to stdout; without it, a short \
+            summary. --osc sends the ticks as OSC too. A progress bar goes to stderr when it is a terminal. \
+            The channels of a file are analysed on --threads threads. Several files are analysed side by side \
+            (one after another with --osc, so a receiver gets one stream at a time) and printed in the order \
+            given, each after a {"file": PATH} line with --json; a file that cannot be read is reported and \
             the others still analysed (exit 66).
             """
     )

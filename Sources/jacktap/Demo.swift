@@ -8,9 +8,9 @@ struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play the built-in musical test signal into JACK and tap it: the live view plus OSC to 127.0.0.1:9000.",
         discussion: """
-            When no JACK server is reachable, the demo starts a private one with the dummy backend
-            (jack/private-server) and stops it on exit; a server it did not start is left alone. The signal
-            comes from a second client, jacktap-signal. Ctrl-C or q stops everything the demo started.
+            When no JACK server is reachable, the demo starts a private one with the dummy backend \
+            (jack/private-server) and stops it on exit; a server it did not start is left alone. The signal \
+            comes from a second client, jacktap-signal. Ctrl-C or q stops everything the demo started. \
             Watch the OSC with `oscdump 9000` in another terminal.
             """
     )
