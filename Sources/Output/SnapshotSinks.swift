@@ -35,6 +35,7 @@ public final class SnapshotSinks {
     public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
         router?.publish(event, timetag: timetag)
         if json { write(JSONLines.line(for: event) + "\n") }
+        view?.note(event)
     }
 
     /// Prints the run's summary line (with `--json`).

@@ -10,8 +10,9 @@ import Analysis
 import DSP
 import Synchronization
 
-/// The live terminal view: one meter line per port (jack_meter's bar mode, with colours and a peak-hold mark),
-/// the spectrum of one selected port (cava's bars), and a key help line.
+/// The live terminal view: one meter line per port (jack_meter's bar mode, with colours and a peak-hold mark,
+/// then a 30 s level history and the tempo with a beat mark and the bar position), the spectrum of one selected
+/// port (cava's bars), and a key help line.
 ///
 /// Each frame is drawn over the previous one in place (cursor home, clear to end of each line, clear below)
 /// instead of clearing the screen, so nothing flickers at 30 frames a second.
@@ -53,6 +54,8 @@ public final class TerminalView: Sendable {
     private let selection = Atomic<Int>(0)
     /// The port count of the last frame, so the selection can wrap without the main thread seeing a snapshot.
     private let portCount = Atomic<Int>(0)
+    /// Each port's level history and latest beat (port name → timeline), kept by the analysis thread.
+    private let timelines = Mutex<[String: PortTimeline]>([:])
 
     /// A view headed by `title` (client name, rate, OSC destinations: the caller builds it).
     ///
@@ -76,6 +79,12 @@ public final class TerminalView: Sendable {
     /// Names each port's source, shown above its spectrum (port name → label).
     public func setSources(_ labels: [String: String]) {
         header.withLock { $0.sources = labels }
+    }
+
+    /// Takes in an event of the analysis: a beat sets its port's beat mark and bar position.
+    public func note(_ event: AnalysisEvent) {
+        guard case .beat(_, _, let bar) = event.kind else { return }
+        timelines.withLock { $0[event.port, default: PortTimeline()].beat(bar) }
     }
 
     /// The port whose spectrum is shown, an index into the snapshot's ports.
@@ -124,9 +133,23 @@ public final class TerminalView: Sendable {
             lines.append("no ports")
         } else {
             let nameWidth = min(max(ports.map(\.name.count).max() ?? 0, 4), 16)
+            // The level histories and beat marks, and whether any port has a tempo to show (a column for all).
+            let columns = timelines.withLock { timelines in
+                ports.map { port -> (tempo: String, history: String, rhythm: Bool) in
+                    var timeline = timelines[port.name, default: PortTimeline()]
+                    timeline.add(time: snapshot.time, rmsDB: port.rmsDB)
+                    let mark = timeline.takeBeatMark()
+                    timelines[port.name] = timeline
+                    return (PortTimeline.tempoField(tempo: port.tempo, beatMark: mark, bar: timeline.bar),
+                            PortTimeline.sparkline(timeline.levels, now: snapshot.time),
+                            port.tempo != nil || timeline.bar != nil)
+                }
+            }
+            let showTempo = columns.contains { $0.rhythm }
             for (index, port) in ports.enumerated() {
+                let extra = " " + columns[index].history + (showTempo ? " " + columns[index].tempo : "")
                 lines.append(meterLine(port, hold: marks[index], nameWidth: nameWidth, width: width,
-                                       selected: index == selected))
+                                       selected: index == selected, extra: extra))
             }
         }
         lines += snapshot.programmes.map(Self.loudnessLine)
@@ -178,16 +201,19 @@ public final class TerminalView: Sendable {
         return min(max(Int((fraction * Float(width) + 1e-3).rounded(.down)), 0), width)
     }
 
-    private func meterLine(_ port: PortReading, hold: Float, nameWidth: Int, width: Int, selected: Bool) -> String {
+    private func meterLine(_ port: PortReading, hold: Float, nameWidth: Int, width: Int, selected: Bool,
+                           extra: String) -> String {
         let name = Self.padded(String(port.name.prefix(nameWidth)), to: nameWidth)
         let peak = Self.padded(Self.decibels(port.peakDB), to: 6, alignRight: true)
         let rms = Self.padded(Self.decibels(port.rmsDB), to: 6, alignRight: true)
         let note = port.note.map(Self.noteText) ?? "—"
         let truePeak = port.meters.truePeakDB.map { " TP" + Self.padded(Self.decibels($0), to: 6, alignRight: true) } ?? ""
-        // Selection mark, name, spaces, two numbers, the true peak and a note of up to 8 characters ("C#4 -12c").
-        let barWidth = max(width - nameWidth - 26 - truePeak.count, 10)
+        // Selection mark, name, spaces, two numbers, the true peak, a note of up to 8 characters ("C#4 -12c"),
+        // then the level history and the tempo field (`extra`).
+        let noteField = Self.padded(note, to: 8)
+        let barWidth = max(width - nameWidth - 26 - truePeak.count - extra.count, 10)
         let bar = Self.bar(levelDB: port.rmsDB, holdDB: hold, width: barWidth, colour: colour)
-        return "\(selected ? "▸" : " ")\(name) \(bar) \(peak) \(rms)\(truePeak)  \(note)"
+        return "\(selected ? "▸" : " ")\(name) \(bar) \(peak) \(rms)\(truePeak)  \(noteField)\(extra)"
     }
 
     /// A programme's loudness (EBU R128): momentary, short-term, integrated, range and the maxima.

@@ -171,19 +171,61 @@ final class TerminalViewTests: XCTestCase {
         let view = TerminalView(title: "t", columns: 100, colour: false)
         let line = meterLine(of: view.render(snapshot(time: 0, ports: [port("in_1", peakDB: -6, rmsDB: -9.04,
                                                                              note: note)])), port: "in_1")
-        XCTAssertTrue(line.hasSuffix("  -6.0   -9.0  A4 +3c"), line)
+        XCTAssertTrue(line.contains("  -6.0   -9.0  A4 +3c   "), line)
     }
 
     func testNoNoteShowsADash() {
         let view = TerminalView(title: "t", columns: 100, colour: false)
         let line = meterLine(of: view.render(snapshot(time: 0, ports: [port("in_1", peakDB: -6, rmsDB: -9)])),
                              port: "in_1")
-        XCTAssertTrue(line.hasSuffix("  —"), line)
+        XCTAssertTrue(line.contains("  -6.0   -9.0  —        "), line)
     }
 
     func testFlatNoteShowsNegativeCents() {
         // 12 cents below C#4 (MIDI 61, 277.1826 Hz): 277.1826 · 2^(-12/1200) = 275.2680 Hz.
         XCTAssertEqual(TerminalView.noteText(MusicalNote(frequency: 275.2680)!), "C#4 -12c")
+    }
+
+    // MARK: Level history and tempo
+
+    func testTheHistoryShowsTheLoudestLevelOfEachTwoAndAHalfSecondsOfTheLastThirty() {
+        // 30 s of ticks at 10 per second, the level rising 2 dB every 2.5 s from -60: cell k holds -60 + 2k dB,
+        // and the last tick, at 30 s exactly, falls in the last cell.
+        let levels = (0...300).map { tick -> (time: Double, db: Float) in
+            let time = Double(tick) / 10
+            return (time, -60 + 2 * Float(min(Int(time / 2.5), 11)))
+        }
+        let line = PortTimeline.sparkline(levels, now: 30)
+        XCTAssertEqual(line.count, 12)
+        // Eighth blocks over -60…0, 7.5 dB each: ▁ below -52.5 (cells at -60…-54), ▂ below -45 (-52…-46),
+        // ▃ below -37.5 (-44…-38).
+        XCTAssertEqual(line, "▁▁▁▁▂▂▂▂▃▃▃▃")
+        // No level yet: blank cells; a port that has been playing for 5 s fills the last two.
+        XCTAssertEqual(PortTimeline.sparkline([], now: 30), String(repeating: " ", count: 12))
+        let recent = (0..<50).map { (time: 25 + Double($0) / 10, db: Float(0)) }
+        XCTAssertEqual(PortTimeline.sparkline(recent, now: 30), String(repeating: " ", count: 10) + "██")
+    }
+
+    func testTheHistoryForgetsWhatIsOlderThanThirtySeconds() {
+        var timeline = PortTimeline()
+        for tick in 0..<600 { timeline.add(time: Double(tick) / 10, rmsDB: -20) }
+        XCTAssertEqual(timeline.levels.first?.time ?? 0, 30.0, accuracy: 0.11)
+    }
+
+    func testTheTempoFieldShowsTheBeatMarkOnTheFrameAfterABeatAndTheBarPosition() {
+        let view = TerminalView(title: "t", columns: 120, colour: false)
+        let playing = PortReading(name: "in_1", peakDB: -6, rmsDB: -12, level: 0.8,
+                                  bands: Array(repeating: 0, count: 48), pitch: nil, note: nil, tempo: 120)
+        view.note(AnalysisEvent(port: "in_1", kind: .beat(count: 7, bpm: 120, bar: .init(bar: 2, beat: 3, beatsPerBar: 4)),
+                                time: 3.5, reported: 3.48))
+        let first = meterLine(of: view.render(snapshot(time: 3.5, ports: [playing])), port: "in_1")
+        XCTAssertTrue(first.hasSuffix("♩120.0 ● 3/4"), first)
+        let next = meterLine(of: view.render(snapshot(time: 3.53, ports: [playing])), port: "in_1")
+        XCTAssertTrue(next.hasSuffix("♩120.0   3/4"), next)
+        // A port without rhythm analysis shows no tempo column at all.
+        let quiet = TerminalView(title: "t", columns: 120, colour: false)
+        let line = meterLine(of: quiet.render(snapshot(time: 0, ports: [port("in_1", peakDB: -6, rmsDB: -9)])), port: "in_1")
+        XCTAssertFalse(line.contains("♩"), line)
     }
 
     // MARK: Spectrum
