@@ -45,9 +45,12 @@ func jacktapTapProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPoi
         let buffer = jack_port_get_buffer(state.pointee.midiPorts[m], frames).unsafelyUnwrapped
         jack_midi_clear_buffer(buffer)
         let queue = state.pointee.midiQueues[m]
+        // JACK refuses an event earlier in the period than the one before it: offsets only move forward.
+        var earliest = 0
         while let message = queue.peek(), message.frame < periodStart &+ (copy ? count : 0) {
             let offset = message.frame &- periodStart
-            _ = jack_midi_event_write(buffer, jack_nframes_t(truncatingIfNeeded: max(offset, 0)), message.bytes,
+            earliest = max(earliest, offset)
+            _ = jack_midi_event_write(buffer, jack_nframes_t(truncatingIfNeeded: earliest), message.bytes,
                                       message.size)
             queue.pop(late: offset < 0)
         }

@@ -23,10 +23,13 @@ public final class OS2LSender: @unchecked Sendable {
         public var bpm: Double
         /// The beat's place in its bar (1 is the downbeat).
         public var beatInBar: Int
-        public init(count: Int, bpm: Double, beatInBar: Int) {
+        /// The first beat of a new beat grid (the tracker locked, or found its pulse, again): OS2L's `change`.
+        public var change: Bool
+        public init(count: Int, bpm: Double, beatInBar: Int, change: Bool) {
             self.count = count
             self.bpm = bpm
             self.beatInBar = beatInBar
+            self.change = change
         }
     }
 
@@ -80,12 +83,12 @@ public final class OS2LSender: @unchecked Sendable {
         wake.signal()
     }
 
-    /// The OS2L message of `beat`. `change` is true on the first beat after a lock (a new beat grid);
-    /// `strength` is 1 on the downbeat and 0.5 on the other beats of the bar.
+    /// The OS2L message of `beat`. `change` is true on the first beat of a new beat grid; `strength` is 1 on
+    /// the downbeat and 0.5 on the other beats of the bar.
     public static func message(_ beat: Beat) -> String {
         let bpm = (beat.bpm * 100).rounded() / 100
         let strength = beat.beatInBar == 1 ? "1.0" : "0.5"
-        return "{\"evt\":\"beat\",\"change\":\(beat.count == 1),\"pos\":\(beat.count),\"bpm\":\(bpm),\"strength\":\(strength)}"
+        return "{\"evt\":\"beat\",\"change\":\(beat.change),\"pos\":\(beat.count),\"bpm\":\(bpm),\"strength\":\(strength)}"
     }
 
     private func run() {
@@ -117,7 +120,7 @@ public final class OS2LSender: @unchecked Sendable {
                 return queue
             }
             for (beat, queued) in beats {
-                guard let open = stream, now - queued <= Self.staleSeconds else {
+                guard !worker.isStopping, let open = stream, now - queued <= Self.staleSeconds else {
                     droppedCount.wrappingAdd(1, ordering: .relaxed)
                     continue
                 }

@@ -42,6 +42,8 @@ final class AnalysisLoop: @unchecked Sendable {
     private let link: LinkPeer?
     private let beatSourceName: String?
     private let beatSourceIndex: Int?
+    /// Beats handed to OS2L since the beat grid appeared (0: the next one is a `change`).
+    private var os2lGridBeats = 0
 
     init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil, noteSource: Int? = nil,
          os2l: OS2LSender? = nil, link: LinkPeer? = nil,
@@ -106,6 +108,7 @@ final class AnalysisLoop: @unchecked Sendable {
             // the MIDI clock does: speech can hold a lock, never a pulse that repeats in bars.
             let pulse = beatSourceIndex.map { engine.beatGrid(port: $0) != nil } ?? false
             if let os2l, pulse { handBeats(outputs, to: os2l) }
+            if !pulse { os2lGridBeats = 0 }
             link?.update(outputs: pulse ? outputs : [], beatSource: beatSourceName, streamNow: clock.stream,
                          linkNow: linkNow)
             analysedBits.store((analysedBefore + engine.analysedTime).bitPattern, ordering: .releasing)
@@ -123,11 +126,14 @@ final class AnalysisLoop: @unchecked Sendable {
         }
     }
 
-    /// The beat source's beats among `outputs`, to the OS2L sender.
+    /// The beat source's beats among `outputs`, to the OS2L sender; the first of each confirmed pulse is a
+    /// change.
     private func handBeats(_ outputs: [AnalysisOutput], to sender: OS2LSender) {
         for case .event(let event) in outputs where event.port == beatSourceName {
             guard case .beat(let count, let bpm, let bar) = event.kind else { continue }
-            sender.send(OS2LSender.Beat(count: count, bpm: Double(bpm), beatInBar: bar.beat))
+            if count == 1 { os2lGridBeats = 0 }
+            sender.send(OS2LSender.Beat(count: count, bpm: Double(bpm), beatInBar: bar.beat, change: os2lGridBeats == 0))
+            os2lGridBeats += 1
         }
     }
 
@@ -135,11 +141,15 @@ final class AnalysisLoop: @unchecked Sendable {
     private func changeRate(to rate: Int) {
         analysedBefore += engine.analysedTime
         let tap = live.tap
-        // The old tempo goes with the old engine: a running clock stops, at a frame of the old timeline.
-        let newOrigin = tap.ring.readableFrames() + tap.ring.consumedFrames
+        // The frames dropped now, read once: the new engine's frame 0 is the ring frame after them (the
+        // callback may commit another period meanwhile; it belongs to the new engine).
+        let dropped = tap.ring.readableFrames()
+        let newOrigin = tap.ring.consumedFrames + dropped
+        // The old tempo and note go with the old engine: a running clock stops, a sounding note ends, at
+        // frames of the old timeline.
         midiClock?.restart(after: engine, origin: newOrigin)
-        midiNotes?.restart(after: engine, origin: newOrigin)
-        tap.ring.consume(tap.ring.readableFrames())
+        midiNotes?.restart(after: engine, origin: newOrigin, sampleRate: Double(rate))
+        tap.ring.consume(dropped)
         _ = tap.takeFrames()
         for channel in 0..<tap.channels {
             _ = tap.takePeak(channel: channel)

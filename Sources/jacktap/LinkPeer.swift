@@ -54,8 +54,12 @@ final class LinkPeer: @unchecked Sendable {
                 guard case .beat(_, let bpm, let bar) = event.kind, bpm > 0 else { continue }
                 let micros = now + Int64(((event.time - streamNow) * 1e6).rounded())
                 let current = jacktap_link_beat_at(link, micros, quantum)
-                jacktap_link_lead(link, Double(bpm), Self.beat(near: current, place: Double(bar.beat - 1), quantum: quantum),
-                                  micros, quantum)
+                // The bar's place is kept where the bar divides the quantum (4/4 or 2/4 in a quantum of 4); a
+                // 3/4 bar cannot line up with a quantum of 4 every bar, so there only the beat is whole.
+                let bars = Double(bar.beatsPerBar)
+                let cycle = quantum.truncatingRemainder(dividingBy: bars) == 0 ? bars : 1
+                let place = Double(bar.beat - 1).truncatingRemainder(dividingBy: cycle)
+                jacktap_link_lead(link, Double(bpm), Self.beat(near: current, place: place, cycle: cycle), micros, quantum)
             }
         }
         let peers = self.peers
@@ -70,9 +74,9 @@ final class LinkPeer: @unchecked Sendable {
         }
     }
 
-    /// The whole beat nearest `current` whose place in the quantum is `place` (0 is the quantum's start):
-    /// the session's beat count moves by at most half a quantum when jacktap takes it over.
-    static func beat(near current: Double, place: Double, quantum: Double) -> Double {
-        place + quantum * ((current - place) / quantum).rounded()
+    /// The whole beat nearest `current` that falls at `place` in a cycle of `cycle` beats (the bar, where it
+    /// divides the quantum): the session's beat count moves by at most half a cycle when jacktap takes it over.
+    static func beat(near current: Double, place: Double, cycle: Double) -> Double {
+        place + cycle * ((current - place) / cycle).rounded()
     }
 }

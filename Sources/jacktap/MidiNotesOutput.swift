@@ -36,12 +36,13 @@ final class MidiNotesOutput {
         flush()
     }
 
-    /// `old` gives way to a new engine whose stream frame 0 is ring frame `origin`: the sounding note ends.
-    func restart(after old: AnalysisEngine, origin newOrigin: Int) {
+    /// `old` gives way to a new engine at `sampleRate` whose stream frame 0 is ring frame `origin`: the
+    /// sounding note ends (at the frame of its note on at the earliest).
+    func restart(after old: AnalysisEngine, origin newOrigin: Int, sampleRate: Double) {
         follower.release(frame: old.analysedFrames, into: &events)
         flush()
         origin = newOrigin
-        follower = NoteFollower(sampleRate: old.sampleRate)
+        follower = NoteFollower(sampleRate: sampleRate)
     }
 
     /// The run ends: the sounding note ends, and the callback gets up to `wait` seconds to send it.

@@ -63,6 +63,8 @@ final class LinkTests: XCTestCase {
             return t > 6 && !(setAt..<(setAt + 1)).contains(t)
         }
         XCTAssertGreaterThan(beats.count, 18)
+        XCTAssertGreaterThan(beats.filter { $0["beat_in_bar"] is Int }.count, beats.count * 3 / 4,
+                             "the beats' places in their bars arrived (/bar)")
         for beat in beats {
             let t = beat["t"] as? Double ?? 0
             XCTAssertEqual(beat["session_tempo"] as? Double ?? 0, beat["bpm"] as? Double ?? -1, accuracy: 0.5,

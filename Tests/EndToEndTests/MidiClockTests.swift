@@ -3,7 +3,7 @@ import ToolSupport
 import XCTest
 
 /// `--midi-clock` through a private jackd, read by jackd2's own MIDI monitor (`jack_midi_dump -a`, frame
-/// stamps from its start) while jack-play plays a recorded loop (Sonic Pi's garzul: 120 BPM, 8 s, three
+/// stamps from its start) while jack-play plays a recorded loop (Sonic Pi's garzul: 120 BPM, 8 s, four
 /// times) and then silence: Start once, then 48 clocks a second, every 24th within 5 ms of a beat jacktap
 /// announces once the tracker has settled (the two programs count frames of the same server from different
 /// starts, so their timelines differ by one constant), and one Stop when the music stops, none after.
@@ -13,7 +13,7 @@ final class MidiClockTests: XCTestCase {
         let path = Tool.temporaryPath("garzul-then-silence.wav")
         defer { unlink(path) }
         _ = try Tool.run("sox", ["/usr/share/sonic-pi/samples/loop_garzul.flac", "-c", "1", "-r", "48000", path,
-                                 "repeat", "2", "pad", "0", "10"])
+                                 "repeat", "3", "pad", "0", "10"])
         let dumpOut = Tool.temporaryPath("clock-dump.txt")
         defer { unlink(dumpOut) }
         _ = try background("jack_midi_dump", ["-a", "clockdump"], server: server, stdoutPath: dumpOut)
@@ -22,7 +22,7 @@ final class MidiClockTests: XCTestCase {
         let jsonOut = Tool.temporaryPath("clock.json")
         let errOut = Tool.temporaryPath("clock.err")
         defer { unlink(jsonOut); unlink(errOut) }
-        let jacktap = try background(Tool.jacktap, ["--inputs", "1", "--midi-clock", "--duration", "40", "--json",
+        let jacktap = try background(Tool.jacktap, ["--inputs", "1", "--midi-clock", "--duration", "48", "--json",
                                                     "--quiet"], server: server, stdoutPath: jsonOut, stderrPath: errOut)
         try waitForPort("jacktap:clock", server: server)
         _ = try Tool.runJackClient("jack_connect", ["jacktap:clock", "clockdump:input"], environment: server.environment)
@@ -30,7 +30,7 @@ final class MidiClockTests: XCTestCase {
         let player = try waitForAnyPort(prefix: "jack-play", server: server)
         _ = try Tool.runJackClient("jack_connect", [player, "jacktap:in_1"], environment: server.environment)
         let status = jacktap.wait(timeout: 4 * eventTimeout)
-        XCTAssertEqual(status, 0, "jacktap ends after 40 s of audio: "
+        XCTAssertEqual(status, 0, "jacktap ends after 48 s of audio: "
                        + ((try? String(contentsOfFile: errOut, encoding: .utf8)) ?? ""))
         // The dump prints what it received; give it the last periods' messages (waiting on its output).
         var messages = [(frame: Int, byte: String)]()
@@ -70,8 +70,8 @@ final class MidiClockTests: XCTestCase {
         let off = settled.filter { clock in !beats.contains { abs(clock - offset - $0) <= 240 } }
         XCTAssertGreaterThan(settled.count, 36)
         XCTAssertEqual(off.map { ($0 - beatClocks[0]) / 48_000 }, [], "beat clocks (s after Start) off every beat")
-        // Stop after the music ended (jack-play's 24 s of loop), the clock silent from then on.
-        XCTAssertGreaterThan(Double(messages[stopIndex].frame) - offset, 20 * 48_000)
+        // Stop after the music ended (jack-play's 32 s of loop), the clock silent from then on.
+        XCTAssertGreaterThan(Double(messages[stopIndex].frame) - offset, 28 * 48_000)
     }
 
     func testASourceThatIsNoInputOrLacksItsAnalysisIsRefused() throws {

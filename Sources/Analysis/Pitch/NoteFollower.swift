@@ -52,6 +52,9 @@ public struct NoteFollower: Sendable {
     /// The note the tracker shows (nil: unvoiced) and since when.
     private var shown: Int?
     private var shownSince = 0
+    /// The frame of the last event: events never go back in time (a note off asked for at an earlier frame
+    /// than its note on goes at the note on's frame), since a MIDI port takes them in order only.
+    private var lastFrame = Int.min
 
     public init(sampleRate: Double) { self.sampleRate = sampleRate }
 
@@ -109,13 +112,15 @@ public struct NoteFollower: Sendable {
     }
 
     private mutating func end(_ note: Int, frame: Int, into events: inout [Event]) {
-        events.append(Event(frame: frame, kind: .off, note: note, velocity: 0))
+        lastFrame = max(lastFrame, frame)
+        events.append(Event(frame: lastFrame, kind: .off, note: note, velocity: 0))
         sounding = nil
         repeatAt = nil
     }
 
     private mutating func start(_ note: Int, levelDB: Double, frame: Int, into events: inout [Event]) {
-        events.append(Event(frame: frame, kind: .on, note: note, velocity: Self.velocity(levelDB: levelDB)))
+        lastFrame = max(lastFrame, frame)
+        events.append(Event(frame: lastFrame, kind: .on, note: note, velocity: Self.velocity(levelDB: levelDB)))
         sounding = note
         lastOnset = nil
         repeatAt = nil

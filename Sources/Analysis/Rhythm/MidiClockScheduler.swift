@@ -39,6 +39,9 @@ public struct MidiClockScheduler: Sendable {
     private var lastClock = 0.0
     /// The last clock's place in its beat: 0 is the beat's first.
     private var clockInBeat = 0
+    /// The frame of the last Stop: a new Start goes after it (Stop is queued after the clocks already ahead,
+    /// and a lock regained within that lead must not start before it).
+    private var lastStop = Int.min
 
     public init() {}
 
@@ -49,12 +52,13 @@ public struct MidiClockScheduler: Sendable {
         guard let grid, grid.period > 0 else {
             if running {
                 running = false
-                events.append(Event(frame: Int(max(now, lastClock + 1).rounded(.up)), message: .stop))
+                lastStop = Int(max(now, lastClock + 1).rounded(.up))
+                events.append(Event(frame: lastStop, message: .stop))
             }
             return
         }
         if !running {
-            let beat = grid.beat(atOrAfter: now)
+            let beat = grid.beat(atOrAfter: max(now, Double(lastStop) + 1))
             guard beat < horizon else { return }
             running = true
             lastClock = beat

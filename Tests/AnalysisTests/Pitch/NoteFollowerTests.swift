@@ -69,6 +69,18 @@ final class NoteFollowerTests: XCTestCase {
         XCTAssertEqual(events.last?.velocity, NoteFollower.velocity(levelDB: -10))
     }
 
+    func testANoteOffNeverGoesBeforeItsNoteOn() {
+        // The live loop stamps a note on a period ahead of the analysis, and a release (the run ends, the rate
+        // changes) at the analysis itself: the note off still comes at or after the note on.
+        var follower = NoteFollower(sampleRate: 48_000)
+        var events = [Event]()
+        hold(&follower, 60, from: 256, to: 2_000, onsetAt: 200, into: &events)
+        let on = try! XCTUnwrap(events.last)
+        follower.release(frame: on.frame - 256, into: &events)
+        XCTAssertEqual(events.last?.kind, .off)
+        XCTAssertEqual(events.last?.frame, on.frame)
+    }
+
     func testVelocityIsLinearInDecibelsFromMinusSixtyToZero() {
         XCTAssertEqual(NoteFollower.velocity(levelDB: -200), 1)
         XCTAssertEqual(NoteFollower.velocity(levelDB: -60), 1)

@@ -59,6 +59,19 @@ final class MidiClockSchedulerTests: XCTestCase {
         XCTAssertFalse(events.contains { $0.message == .clock && $0.frame > stop.frame && $0.frame < 288_500 })
     }
 
+    func testALockRegainedWithinTheLeadStartsAfterTheStop() {
+        // The grid is lost for one 256-frame update only: the Stop goes after the clocks already queued 2,400
+        // frames ahead, and the new Start after the Stop, so the messages stay in frame order.
+        let grid = BeatGrid(nextBeat: 500, period: 24_000)
+        let events = schedule(frames: 120_000) { now in now == 48_128 ? nil : grid }
+        let frames = events.map(\.frame)
+        XCTAssertEqual(frames, frames.sorted(), "messages in frame order")
+        let stop = try! XCTUnwrap(events.firstIndex { $0.message == .stop })
+        let restart = try! XCTUnwrap(events.lastIndex { $0.message == .start })
+        XCTAssertGreaterThan(restart, stop)
+        XCTAssertGreaterThan(events[restart].frame, events[stop].frame)
+    }
+
     func testAPhaseJumpAndATempoStepBendIntervalsByAQuarterAtMostAndTheClockCatchesUp() {
         // 100 BPM (28,800 frames a beat); at 3 s the beat moves 60 ms later; at 6 s the tempo steps to 130 BPM.
         let events = schedule(frames: 480_000) { now in
