@@ -54,7 +54,8 @@ func tapBenchmark(ports: Int, frames: Int, sampleRate: Double) -> (nsPerPortFram
 }
 
 /// Seconds of CPU per second of audio for one port through tap + engine (analysis at the default settings).
-func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int, runs: Int = 5) -> Double {
+func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int, runs: Int = 5,
+                       music: MusicSelection.Analyses = .all) -> Double {
     let frames = Int(seconds * sampleRate)
     var signal = TestSignal(kind: .demo, sampleRate: sampleRate)
     let audio = UnsafeMutablePointer<Float>.allocate(capacity: frames)
@@ -63,7 +64,9 @@ func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int, runs: I
     let ns = measure(runs: runs, repeats: 1) {
         let tap = Tap.allocate(channels: 1, ringFrames: 4 * period)
         defer { tap.deallocate() }
-        let engine = AnalysisEngine(tap: tap, sampleRate: sampleRate, portNames: ["in_1"], config: AnalysisConfig())
+        var config = AnalysisConfig()
+        config.music = MusicSelection(everyPort: music)
+        let engine = AnalysisEngine(tap: tap, sampleRate: sampleRate, portNames: ["in_1"], config: config)
         var start = 0
         var ticks = 0
         while start < frames {
@@ -169,6 +172,12 @@ for ports in [1, 8, 64] {
 let cpu = analysisBenchmark(seconds: 20, sampleRate: sampleRate, period: 256)
 print("# analysis\tcpu_seconds_per_audio_second_per_port\ttimes_real_time_per_port")
 print("analysis\t\(cpu)\t\(1 / cpu)")
+// The same with part of the musical analysis (`--music`): meters and bands only, with pitch, with rhythm.
+print("# analysis_music\twhat\tcpu_seconds_per_audio_second_per_port")
+for (name, music) in [("none", MusicSelection.Analyses.none), ("pitch", .init(pitch: true, rhythm: false)),
+                      ("rhythm", .init(pitch: false, rhythm: true))] {
+    print("analysis_music\t\(name)\t\(analysisBenchmark(seconds: 20, sampleRate: sampleRate, period: 256, music: music))")
+}
 print("# meters\tports\tcpu_seconds_per_audio_second")
 for ports in [1, 64] {
     print("meters\t\(ports)\t\(meterBenchmark(ports: ports, seconds: ports == 1 ? 60 : 10, sampleRate: sampleRate, period: 256))")
