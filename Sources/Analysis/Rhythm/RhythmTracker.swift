@@ -41,10 +41,11 @@ public final class RhythmTracker {
     /// Whether, since the tracker last locked, the onsets have repeated at a bar of its tempo
     /// (`pulseRepetition`): what the tempo-sync outputs wait for.
     private var pulseConfirmed = false
-    /// The bar repetition (`barRepetition`) that confirms a pulse. Measured over the beats the tracker
-    /// announced: speech (espeak-ng, 46 s, which the tracker locks onto at syllable rate) read 0.17 / 0.24 /
-    /// 0.28 at its 10th / 50th / 90th percentiles; every item of the real-recording corpus (eval/real) had
-    /// its median at 0.52 or above (drum kits, loops, tabla, GM pieces through their tempo changes).
+    /// The bar repetition (`barRepetition`) that confirms a pulse. Read at every beat the tracker announced
+    /// (a one-off probe on 2026-11-24, not kept as a command): speech (espeak-ng, 46 s, which the tracker
+    /// locks onto at syllable rate) read 0.17 / 0.24 / 0.28 at its 10th / 50th / 90th percentiles; every item
+    /// of the real-recording corpus (eval/out/real-v1) had its median at 0.52 or above (drum kits, loops,
+    /// tabla, GM pieces through their tempo changes).
     static let pulseRepetition: Float = 0.4
     /// Beats since the first announced one (skipped ones included), and the newest one's stream frame.
     private var beatIndex = 0

@@ -18,7 +18,7 @@ final class NoteFollowerTests: XCTestCase {
         XCTAssertEqual(events, [], "voiced without an attack: a partial, a tail, a hum")
         follower.update(note: 60, levelDB: -12, onset: 1_100, frame: 1_200, into: &events)
         follower.update(note: 60, levelDB: -12, onset: nil, frame: 2_000, into: &events)
-        XCTAssertEqual(events, [Event(frame: 2_000, kind: .on, note: 60, velocity: NoteFollower.velocity(levelDB: -12))],
+        XCTAssertEqual(events, [Event(frame: 2_000, kind: .on, note: 60, velocity: 102)],
                        "once shown for 20 ms (960 frames), within 150 ms of the onset")
         follower.update(note: nil, levelDB: -50, onset: nil, frame: 30_000, into: &events)
         XCTAssertEqual(events.last, Event(frame: 30_000, kind: .off, note: 60, velocity: 0), "unvoiced ends it at once")
@@ -66,7 +66,7 @@ final class NoteFollowerTests: XCTestCase {
         hold(&follower, 67, from: 24_320, to: 24_064 + Int(NoteFollower.repeatDelay * 48_000) + 256, levelDB: -10,
              into: &events)
         XCTAssertEqual(events.map { "\($0.kind) \($0.note)" }, ["on 67", "off 67", "on 67"])
-        XCTAssertEqual(events.last?.velocity, NoteFollower.velocity(levelDB: -10))
+        XCTAssertEqual(events.last?.velocity, 106, "-10 dBFS: 1 + 126 · 50/60")
     }
 
     func testANoteOffNeverGoesBeforeItsNoteOn() {
