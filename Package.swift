@@ -13,6 +13,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `--config FILE`: a rig's routing as one YAML file (Sources/jacktap/ConfigFile.swift).
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // `--http`: the meter bridge's HTTP and WebSocket server, Hummingbird on SwiftNIO (see README, "Meter
+        // bridge", for why not FlyingFox, which builds in 14 s where this takes 108 s).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
@@ -27,6 +34,15 @@ let package = Package(
         .target(name: "JackHost", dependencies: ["CJack", "DSP", "Spawn"]),
         // `--listen`: OSC control input (subscribe, reset, connect, query); see Sources/Control.
         .target(name: "Control", dependencies: ["OSC", "Output", "JackHost"]),
+        // `--http`: the meter bridge, a page and a WebSocket stream of the `--json` lines; see Sources/MeterBridge.
+        .target(name: "MeterBridge", dependencies: [
+            "Output",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
         // NSM (New Session Manager) client: announce, open/save requests and replies; see Sources/Session.
         .target(name: "Session", dependencies: ["OSC"]),
         // `--link`: Ableton Link (Debian's header-only ableton-link-dev and libasio-dev) behind a C API of a few
@@ -39,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -55,6 +71,7 @@ let package = Package(
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC"]),
+        .testTarget(name: "MeterBridgeTests", dependencies: ["MeterBridge"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "OSC", "ToolSupport"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport", "ToolSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "ToolSupport"], exclude: ["Fixtures"]),

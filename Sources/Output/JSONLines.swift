@@ -102,6 +102,20 @@ public enum JSONLines {
         return out.text
     }
 
+    /// The JACK connection as the meter bridge streams it (beside the ticks; `/status` in OSC):
+    /// `{"status": {"state": "running", "xruns": 0, "overruns": 0}}`.
+    public static func statusLine(state: String, xruns: Int, overruns: Int) -> String {
+        var out = JSONText(capacity: 80)
+        out.raw("{\"status\": {\"state\": ")
+        out.quoted(state)
+        out.raw(", \"xruns\": ")
+        out.integer(xruns)
+        out.raw(", \"overruns\": ")
+        out.integer(overruns)
+        out.raw("}}")
+        return out.text
+    }
+
     /// `[v, v, …]`, four decimals each.
     static func list(_ values: [Float], into out: inout JSONText) {
         out.raw("[")

@@ -2,22 +2,26 @@ import Analysis
 import Glibc
 import OSC
 
-/// Where snapshots go: OSC destinations, JSON lines on stdout, the terminal view. Used by the analysis
+/// Where snapshots go: OSC destinations, JSON lines on stdout, the meter bridge's viewers, the terminal view. Used by the analysis
 /// thread only (live) or the main thread (files), never by the real-time callback.
 public final class SnapshotSinks {
     let router: OSCRouter?
     let json: Bool
     let view: TerminalView?
+    /// The meter bridge (`--http`): the same lines as `--json`, written once for both.
+    let feed: JSONLineFeed?
     /// Where the JSON lines and the view go: stdout, or a buffer the caller prints later.
     let write: (String) -> Void
 
     /// Sends OSC through `router` (each destination with its own settings), prints JSON lines when `json`,
-    /// draws `view` when given; text goes to `write` (stdout unless told otherwise).
-    public init(router: OSCRouter?, json: Bool, view: TerminalView?,
+    /// hands the same lines to `feed` when given, draws `view` when given; text goes to `write` (stdout unless
+    /// told otherwise).
+    public init(router: OSCRouter?, json: Bool, view: TerminalView?, feed: JSONLineFeed? = nil,
                 write: @escaping (String) -> Void = StandardOutput.write) {
         self.router = router
         self.json = json
         self.view = view
+        self.feed = feed
         self.write = write
     }
 
@@ -25,7 +29,11 @@ public final class SnapshotSinks {
     /// With a `clock` (live), bundles carry the wall-clock instants the values describe.
     public func publish(_ snapshot: Snapshot, clock: StreamClock? = nil) {
         router?.publish(snapshot, clock: clock)
-        if json { write(JSONLines.line(for: snapshot) + "\n") }
+        if json || feed != nil {
+            let line = JSONLines.line(for: snapshot)
+            if json { write(line + "\n") }
+            feed?.tick(line)
+        }
         if let view { write(view.render(snapshot)) }
     }
 
@@ -34,7 +42,11 @@ public final class SnapshotSinks {
     /// the beat), or a plain message for destinations that take plain messages. Never rate-limited.
     public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
         router?.publish(event, timetag: timetag)
-        if json { write(JSONLines.line(for: event) + "\n") }
+        if json || feed != nil {
+            let line = JSONLines.line(for: event)
+            if json { write(line + "\n") }
+            feed?.event(line)
+        }
         view?.note(event)
     }
 

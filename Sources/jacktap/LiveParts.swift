@@ -10,7 +10,7 @@ import Synchronization
 /// here: `/status` and `/restarted` to every destination, lines on stderr (or the view's status line).
 ///
 /// `@unchecked Sendable`: the port follower's thread calls `say`; everything it touches is a mutex or an
-/// atomic. `control` is set once, before any other thread starts.
+/// atomic. `control` and `feed` are set once, before any other thread starts.
 final class LiveParts: @unchecked Sendable {
     let router: OSCRouter?
     let status: SessionStatus
@@ -19,6 +19,8 @@ final class LiveParts: @unchecked Sendable {
     let quiet: Bool
     /// The control input's session, when `--listen` is given.
     var control: ControlSession?
+    /// The meter bridge's lines, when `--http` is given: the status goes there as well as to the destinations.
+    var feed: JSONLineFeed?
     /// Set by the control input's `reset`, SIGUSR1 and the view's `r`; the main loop hands it to the analysis.
     let resetRequests = Atomic<Bool>(false)
     /// Destinations from the command line or the configuration file (not subscribed ones).
@@ -52,9 +54,10 @@ final class LiveParts: @unchecked Sendable {
         return message.isEmpty ? status.line : status.line + " · " + message
     }
 
-    /// `/status s:state i:xruns i:overruns` to every destination.
+    /// `/status s:state i:xruns i:overruns` to every destination, and the same as a line to the meter bridge.
     func sendStatus() {
         router?.publish(immediate: OSCMessage("/status", status.arguments))
+        feed?.status(JSONLines.statusLine(state: status.state.rawValue, xruns: status.xruns, overruns: status.overruns))
     }
 
     /// `/restarted s:reason i:samplerate i:period` to every destination: the analysis started again (at the

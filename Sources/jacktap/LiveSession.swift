@@ -3,6 +3,7 @@ import Control
 import Foundation
 import Glibc
 import JackHost
+import MeterBridge
 import OSC
 import Output
 
@@ -39,6 +40,8 @@ struct LiveSession {
     var duration: Double? = nil
     /// Where the OSC control input listens (`--listen`); nil for none.
     var listen: ListenAddress? = nil
+    /// Where the meter bridge listens (`--http`); nil for none.
+    var http: ListenAddress? = nil
     /// Wait for the server and for named sources instead of failing (`--wait`; always under NSM).
     var wait = false
     /// Seconds between attempts to reach a server that went away; nil exits 74 (`--no-reconnect`).
@@ -104,8 +107,30 @@ struct LiveSession {
             parts.control = session
             if let control { parts.say("OSC control on \(control.boundAddress) (\(session.prefix)/subscribe, …)") }
         }
+        // The meter bridge outlives the client too: a viewer at front of house sees the server go and come back.
+        var bridge: MeterBridgeServer?
+        if let http {
+            do {
+                bridge = try MeterBridgeServer(host: http.host, port: http.port, prefix: output.prefix,
+                                               broadcast: LineBroadcast())
+            } catch {
+                control?.stop()
+                throw Failure(description: "--http \(error)", code: Failure.usage)
+            }
+            parts.feed = bridge?.broadcast
+            if let bridge { parts.say("meter bridge on http://\(bridge.boundAddress)/ (read-only)") }
+        }
+        defer {
+            if let bridge {
+                bridge.stop()
+                if !quiet {
+                    StandardOutput.error("jacktap: meter bridge \(bridge.boundAddress): \(bridge.broadcast.viewersServed) viewers, "
+                                         + "\(bridge.broadcast.dropped) lines skipped for slow viewers\n")
+                }
+            }
+        }
         started?(parts)
-        let sinks = SnapshotSinks(router: router, json: output.json, view: parts.view)
+        let sinks = SnapshotSinks(router: router, json: output.json, view: parts.view, feed: bridge?.broadcast)
         // OS2L outlives the client, as the OSC destinations do: a server restart keeps the connection.
         let os2lSender = os2l.map { target in OS2LSender(host: target.host, port: target.port) { parts.say($0) } }
         os2lSender?.start()

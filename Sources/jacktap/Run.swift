@@ -61,6 +61,16 @@ struct Run: ParsableCommand {
         """, valueName: "host:port"))
     var listen: String?
 
+    @Option(help: ArgumentHelp("""
+        Meter bridge, off by default: serve a live page of every port's meters, note, tempo, bar, spectrum and \
+        30 s history, the programmes' loudness against a target and the JACK status on HOST:PORT (a bare PORT \
+        binds 127.0.0.1, this machine only; 0.0.0.0:PORT lets any device on the network open \
+        http://HOST:PORT/). Also GET /snapshot.json (the newest tick as --json prints it) and the WebSocket \
+        /ws (the same JSON lines, events and status included). Read-only: nothing can be changed through it, \
+        but whoever reaches the port sees the figures.
+        """, valueName: "host:port"))
+    var http: String?
+
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Meters") var meters: MeterOptions
@@ -74,6 +84,9 @@ struct Run: ParsableCommand {
         try output.validate(analysisRate: analysis.rate)
         if let listen {
             do { _ = try ListenAddress(parsing: listen) } catch { throw ValidationError("--listen \(error)") }
+        }
+        if let http {
+            do { _ = try ListenAddress(parsing: http) } catch { throw ValidationError("--http \(error)") }
         }
     }
 
@@ -95,6 +108,7 @@ struct Run: ParsableCommand {
                                   analysis: analysis.config, output: output, meters: meters, quiet: quiet,
                                   duration: duration, listen: listen.flatMap { try? ListenAddress(parsing: $0) })
         session.wait = wait
+        session.http = http.flatMap { try? ListenAddress(parsing: $0) }
         session.reconnect = noReconnect ? nil : reconnect
         session.midiOutputs = sync.midiOutputs
         session.os2l = sync.os2l.flatMap(SyncOptions.hostAndPort)

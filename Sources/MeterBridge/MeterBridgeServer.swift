@@ -1,0 +1,165 @@
+import Dispatch
+import Hummingbird
+import HTTPTypes
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Synchronization
+
+/// `--http`: a read-only meter bridge for a browser at front of house. `GET /` serves the page (its script and
+/// style from `/meter-bridge.js` and `/meter-bridge.css`, all embedded in the binary: the server never opens a
+/// file), `GET /snapshot.json` the newest tick exactly as `--json` prints it, and `/ws` streams the same lines
+/// (ticks, events, the JACK status) to each WebSocket viewer. Anything else is 404.
+///
+/// Hummingbird on SwiftNIO's own event-loop threads; the analysis thread only hands lines to `broadcast`.
+/// NIO's HTTP parser works through a 1 MB request line in about a millisecond, an idle connection is closed
+/// after `idleTimeout`, and a WebSocket frame above `maxFrameSize` (a viewer has nothing to send but control
+/// frames) closes its connection.
+public final class MeterBridgeServer: Sendable {
+    /// The lines the viewers are sent.
+    public let broadcast: LineBroadcast
+    /// Where the server listens, `HOST:PORT` (the port the kernel chose when asked for 0).
+    public let boundAddress: String
+
+    private let running: Task<Void, Never>
+
+    /// A connection that sends no request for this long is closed (a browser keeps its idle ones for less).
+    static let idleTimeout = TimeAmount.seconds(30)
+    /// The largest frame a viewer may send: control frames carry at most 125 bytes (RFC 6455 section 5.5).
+    static let maxFrameSize = 4096
+
+    /// Starts listening on `host`:`port` (an address, or a name that resolves to one of this machine's), serving
+    /// the page with `prefix` as the OSC prefix its `data-path` attributes carry. Returns once the socket listens.
+    public init(host: String, port: UInt16, prefix: String, broadcast: LineBroadcast) throws(MeterBridgeError) {
+        let router = Self.router(broadcast: broadcast, page: MeterBridgePage.html(prefix: prefix))
+        let started = Handoff<Result<String, MeterBridgeError>>()
+        // No log: stdout carries `--json`, and what a viewer does wrong is the viewer's business.
+        let quiet = Logger(label: "jacktap.http", factory: { _ in SwiftLogNoOpLogHandler() })
+        let given = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                configuration: .init(
+                    http1: .init(idleTimeout: Self.idleTimeout),
+                    ws: .init(maxFrameSize: Self.maxFrameSize, autoPing: .enabled(timePeriod: .seconds(15)))
+                ),
+                shouldUpgrade: { request, _, _ in
+                    guard request.path == "/ws" else { return .dontUpgrade }
+                    return .upgrade([:]) { inbound, outbound, _ in
+                        try await Self.serveViewer(broadcast: broadcast, inbound: inbound, outbound: outbound)
+                    }
+                }
+            ),
+            configuration: .init(address: .hostname(host, port: Int(port)), serverName: nil),
+            onServerRunning: { channel in
+                let bound = channel.localAddress
+                let address = switch bound {
+                case .v6(let v6)?: "[\(bound?.ipAddress ?? host)]:\(v6.address.sin6_port.bigEndian)"
+                case let bound?: "\(bound.ipAddress ?? host):\(bound.port ?? Int(port))"
+                case nil: given
+                }
+                started.put(.success(address))
+            },
+            logger: quiet
+        )
+        running = Task.detached {
+            do { try await app.run() } catch {
+                started.put(.failure(.cannotListen(address: given, reason: "\(error)")))
+            }
+        }
+        switch started.take() {
+        case .success(let address): boundAddress = address
+        case .failure(let error):
+            running.cancel()
+            throw error
+        }
+        self.broadcast = broadcast
+    }
+
+    /// Closes the listening socket and every connection, and waits until the server has stopped.
+    public func stop() {
+        running.cancel()
+        let done = Handoff<Bool>()
+        let running = self.running
+        Task.detached {
+            await running.value
+            done.put(true)
+        }
+        _ = done.take()
+    }
+
+    /// The routes: four fixed paths, each served from memory; nothing is ever mapped onto the file system.
+    static func router(broadcast: LineBroadcast, page: String) -> Router<BasicRequestContext> {
+        let router = Router()
+        let page = ByteBuffer(string: page)
+        let script = ByteBuffer(string: MeterBridgePage.script)
+        let style = ByteBuffer(string: MeterBridgePage.style)
+        router.get("/") { _, _ in Self.response(page, type: "text/html; charset=utf-8") }
+        router.get("/index.html") { _, _ in Self.response(page, type: "text/html; charset=utf-8") }
+        router.get("/meter-bridge.js") { _, _ in Self.response(script, type: "text/javascript; charset=utf-8") }
+        router.get("/meter-bridge.css") { _, _ in Self.response(style, type: "text/css; charset=utf-8") }
+        router.get("/snapshot.json") { _, _ in
+            guard let tick = broadcast.latestTick else {
+                return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "1"],
+                                body: .init(byteBuffer: ByteBuffer(string: "no tick yet: the analysis has not started\n")))
+            }
+            return Self.response(ByteBuffer(string: tick + "\n"), type: "application/json")
+        }
+        return router
+    }
+
+    /// The page may load only what this server serves (Content Security Policy level 2): no external resource,
+    /// no inline script.
+    static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:"
+
+    static func response(_ body: ByteBuffer, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "no-store"
+        headers[HTTPField.Name("Content-Security-Policy")!] = policy
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// One WebSocket viewer: the broadcast's lines go out as text frames, as fast as the viewer takes them (a
+    /// write waits while the connection's send buffer is full, and the broadcast drops that viewer's oldest lines
+    /// meanwhile). The stream is read-only: a viewer that sends a data frame gets a close with 1003.
+    static func serveViewer(broadcast: LineBroadcast, inbound: WebSocketInboundStream,
+                            outbound: WebSocketOutboundWriter) async throws {
+        let viewer = broadcast.addViewer()
+        defer { viewer.continuation.finish() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await line in viewer.lines { try await outbound.write(.text(line)) }
+            }
+            group.addTask {
+                for try await _ in inbound {
+                    try await outbound.close(.unacceptableData, reason: "read-only stream")
+                    return
+                }
+            }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+    }
+}
+
+/// One value handed from a task to the thread that waits for it (the first one put is kept).
+private final class Handoff<T: Sendable>: Sendable {
+    private let value = Mutex<T?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    func put(_ new: T) {
+        let first = value.withLock { stored in
+            guard stored == nil else { return false }
+            stored = new
+            return true
+        }
+        if first { ready.signal() }
+    }
+
+    func take() -> T {
+        ready.wait()
+        return value.withLock { $0! }
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import ToolSupport
+import XCTest
+
+/// `--http`: the meter bridge read by a real browser (Debian's headless Chromium), by 20 WebSocket viewers at
+/// once (python websockets) and by clients that send it garbage, while a tone plays through a private jackd.
+final class MeterBridgeTests: XCTestCase {
+    var server: PrivateJackServer!
+
+    override func setUpWithError() throws {
+        server = try privateServer(rate: 48_000, period: 256)
+    }
+
+    /// A 440 Hz tone peaking at -6.02 dBFS on e2e-tone:out_1 until the test ends.
+    func playTone() throws {
+        _ = try background(Tool.jacktap, ["generate", "--tone", "440", "--level", "-6.0206", "--name", "e2e-tone"],
+                           server: server)
+        try waitForPort("e2e-tone:out_1", server: server)
+    }
+
+    struct Bridge {
+        let process: ChildProcess
+        let port: UInt16
+        let stdout: String
+        let stderr: String
+        var url: String { "http://127.0.0.1:\(port)/" }
+    }
+
+    /// jacktap tapping the tone with `--http 127.0.0.1:0 --json` (the kernel picks the port; jacktap says which on
+    /// stderr), stopped when the test ends.
+    func startBridge(_ extra: [String] = []) throws -> Bridge {
+        let out = Tool.temporaryPath("bridge-\(UInt32.random(in: 0...UInt32.max)).jsonl")
+        let err = out + ".err"
+        addTeardownBlock { unlink(out); unlink(err) }
+        let process = try background(Tool.jacktap, ["e2e-tone:out_1", "--http", "127.0.0.1:0", "--json"] + extra,
+                                     server: server, stdoutPath: out, stderrPath: err)
+        var port: UInt16?
+        _ = waitFor {
+            let text = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            if let range = text.range(of: #"meter bridge on http://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression) {
+                port = UInt16(text[range].split(separator: ":").last!.dropLast())
+            }
+            return port != nil || !process.isRunning
+        }
+        guard let port else {
+            throw Tool.Failed(description: "jacktap did not start its meter bridge: \((try? String(contentsOfFile: err, encoding: .utf8)) ?? "")")
+        }
+        return Bridge(process: process, port: port, stdout: out, stderr: err)
+    }
+
+    /// Debian's Chromium, headless, with a profile of its own that is removed afterwards; killed after 120 s.
+    func chromium(_ arguments: [String]) throws -> String {
+        let profile = Tool.temporaryPath("chromium-\(UInt32.random(in: 0...UInt32.max))")
+        defer { _ = try? Tool.run("rm", ["-rf", profile]) }
+        return try Tool.run("timeout", ["-s", "KILL", "120", "chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                                        "--user-data-dir=\(profile)", "--virtual-time-budget=5000"] + arguments)
+    }
+
+    /// The text of every element with a `data-path` in `dom`, keyed by path and argument (`/jacktap/in_1/note#0`).
+    static func figures(in dom: String) -> [String: String] {
+        var found = [String: String]()
+        let pattern = #"data-path="([^"]*)"(?: data-arg="([0-9]+)")?[^>]*>([^<]*)<"#
+        let regex = try! NSRegularExpression(pattern: pattern)
+        for match in regex.matches(in: dom, range: NSRange(dom.startIndex..., in: dom)) {
+            func group(_ i: Int) -> String? { Range(match.range(at: i), in: dom).map { String(dom[$0]) } }
+            let key = group(1)! + (group(2).map { "#" + $0 } ?? "")
+            found[key] = group(3)!
+        }
+        return found
+    }
+
+    /// Fails unless `received` is an unbroken run of the ticks jacktap printed with `--json`: none missing,
+    /// none repeated, none out of order.
+    func assertEveryTick(_ received: [Double], of bridge: Bridge, _ who: String) throws {
+        let printed = tickLines(jsonLines(try String(contentsOfFile: bridge.stdout, encoding: .utf8))).compactMap { $0["t"] as? Double }
+        let start = try XCTUnwrap(received.first.flatMap { printed.firstIndex(of: $0) }, "\(who): the first tick is not in --json")
+        XCTAssertEqual(Array(printed[start..<min(printed.count, start + received.count)]), received,
+                       "\(who): the ticks received are not those --json printed, in order")
+    }
+
+    func testChromiumShowsTheFiguresJSONGivesForATone() throws {
+        try playTone()
+        let bridge = try startBridge()
+        // The momentary loudness settles once its 400 ms window holds only the tone.
+        let before = try waitForJSONLine(in: bridge.stdout) { ($0["t"] as? Double ?? 0) >= 1.5 }
+        let dom = try chromium(["--dump-dom", bridge.url])
+        let after = tickLines(jsonLines(try String(contentsOfFile: bridge.stdout, encoding: .utf8)))
+        let figures = Self.figures(in: dom)
+        let ticks = tickLines(Array(after.dropFirst(before.count)))
+        XCTAssertFalse(ticks.isEmpty)
+        func json(_ key: String) -> [Double] { ticks.compactMap { ($0["in_1"] as? [String: Any])?[key] as? Double } }
+        func loudness(_ key: String) -> [Double] {
+            ticks.compactMap { (($0["main"] as? [String: Any])?["loudness"] as? [String: Any])?[key] as? Double }
+        }
+        func shown(_ key: String) throws -> Double {
+            let text = try XCTUnwrap(figures[key], "no element for \(key) in \(figures)")
+            return try XCTUnwrap(Double(text), "\(key) shows '\(text)'")
+        }
+        // The page shows one decimal of what --json printed while the browser read the stream.
+        for (key, values) in [("/jacktap/in_1/peak", json("peak")), ("/jacktap/in_1/rms", json("rms")),
+                              ("/jacktap/in_1/truepeak", json("truepeak")),
+                              ("/jacktap/main/loudness/momentary", loudness("momentary"))] {
+            let value = try shown(key)
+            XCTAssertTrue(values.contains { abs($0 - value) <= 0.1 }, "\(key) shows \(value); --json gave \(values.suffix(5))")
+        }
+        XCTAssertEqual(try shown("/jacktap/in_1/peak"), -6.0, accuracy: 0.1, "the tone's own peak, -6.02 dBFS")
+        XCTAssertEqual(figures["/jacktap/in_1/note#0"], "A4")
+        let notes = ticks.compactMap { ($0["in_1"] as? [String: Any])?["note"] as? [Any] }
+        XCTAssertTrue(notes.allSatisfy { $0.first as? String == "A4" }, "--json names the same note")
+        XCTAssertEqual(figures["/jacktap/status#0"], "running")
+        XCTAssertEqual(figures["/jacktap/status#2"], "0", "no period dropped")
+
+        // A screenshot, wide and on a phone's width: drawn, with the level bar's green and the spectrum's blue.
+        for (name, size) in [("wide", "1280,800"), ("phone", "390,844")] {
+            let png = Tool.temporaryPath("bridge-\(name).png")
+            defer { unlink(png) }
+            _ = try chromium(["--screenshot=\(png)", "--window-size=\(size)", bridge.url])
+            let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/png_colours.py"), png, "#2fbf71", "#4aa3df"])
+            let picture = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
+            let near = try XCTUnwrap(picture["near"] as? [String: Int])
+            XCTAssertGreaterThan(picture["distinct"] as? Int ?? 0, 20, "\(name): not blank")
+            XCTAssertGreaterThan(near["#2fbf71"] ?? 0, 500, "\(name): the level bar is drawn")
+            XCTAssertGreaterThan(near["#4aa3df"] ?? 0, 50, "\(name): the spectrum is drawn")
+        }
+    }
+
+    func testTwentyViewersEachReceiveEveryTick() throws {
+        try playTone()
+        let bridge = try startBridge()
+        _ = try waitForJSONLine(in: bridge.stdout) { $0["t"] != nil }
+        let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "10", "20"])
+        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
+        let viewers = try XCTUnwrap(result["viewers"] as? [[String: Any]])
+        XCTAssertEqual(viewers.count, 20)
+        for (i, viewer) in viewers.enumerated() {
+            let ticks = try XCTUnwrap(viewer["ticks"] as? [Double])
+            // 10 s at 30 ticks per second of audio.
+            XCTAssertGreaterThanOrEqual(ticks.count, 200, "viewer \(i)")
+            try assertEveryTick(ticks, of: bridge, "viewer \(i)")
+            let statuses = try XCTUnwrap(viewer["statuses"] as? [[String: Any]])
+            XCTAssertEqual(statuses.first?["state"] as? String, "running", "a viewer is told the JACK status at once")
+            XCTAssertTrue(statuses.allSatisfy { $0["overruns"] as? Int == 0 }, "no period dropped: \(statuses)")
+        }
+    }
+
+    func testAStalledViewerDropsItsOwnLinesAndNothingElse() throws {
+        try playTone()
+        // Eight inputs at 150 ticks a second make about 1.2 MB a second, so a viewer that stops reading fills its
+        // socket (its 4 KiB receive buffer, the kernel's send buffer, NIO's pending writes) and its backlog.
+        let bridge = try startBridge(["--inputs", "8", "--rate", "150"])
+        _ = try waitForJSONLine(in: bridge.stdout) { $0["t"] != nil }
+        let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "15", "1", "1"])
+        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
+        let viewer = try XCTUnwrap((result["viewers"] as? [[String: Any]])?.first)
+        let ticks = try XCTUnwrap(viewer["ticks"] as? [Double])
+        XCTAssertGreaterThanOrEqual(ticks.count, 1500, "15 s at 150 ticks a second")
+        try assertEveryTick(ticks, of: bridge, "the reading viewer")
+        let snapshots = try XCTUnwrap(result["snapshots"] as? [String: Any])
+        XCTAssertEqual(snapshots["failed"] as? Int, 0, "GET /snapshot.json answered throughout: \(snapshots)")
+        bridge.process.signal(SIGTERM)
+        XCTAssertEqual(bridge.process.wait(timeout: 60), 0)
+        let stderr = try String(contentsOfFile: bridge.stderr, encoding: .utf8)
+        XCTAssertFalse(stderr.contains("fell behind"), "the analysis dropped no period: \(stderr)")
+        let summary = try XCTUnwrap(stderr.split(separator: "\n").first { $0.contains("lines skipped") }, stderr)
+        let dropped = Int(summary.split(separator: " ").reversed().first { Int($0) != nil } ?? "") ?? 0
+        XCTAssertTrue(summary.contains("2 viewers"), String(summary))
+        XCTAssertGreaterThan(dropped, 0, "the stalled viewer lost lines: \(summary)")
+    }
+
+    func testBadInputLeavesTheAnalysisRunningAndReadsNoFile() throws {
+        try playTone()
+        // strace records every file the process opens from here on (the loaded libraries come before).
+        let trace = Tool.temporaryPath("bridge-\(UInt32.random(in: 0...UInt32.max)).strace")
+        addTeardownBlock { unlink(trace) }
+        let bridge = try startBridge()
+        _ = try waitForJSONLine(in: bridge.stdout) { $0["t"] != nil }
+        let strace = try background("strace", ["-f", "-qq", "-e", "trace=open,openat,openat2,creat,stat,lstat,newfstatat,statx,readlink,readlinkat,access,faccessat2",
+                                                "-o", trace, "-p", "\(bridge.process.pid)"])
+        // Attached once the kernel names a tracer for the process.
+        XCTAssertTrue(waitFor {
+            let status = (try? String(contentsOfFile: "/proc/\(bridge.process.pid)/status", encoding: .utf8)) ?? ""
+            return status.split(separator: "\n").contains { $0.hasPrefix("TracerPid:") && !$0.hasSuffix("\t0") }
+        }, "strace did not attach")
+        let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/http_abuse.py"), "127.0.0.1", "\(bridge.port)"])
+        stopAndReap(strace)
+        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
+
+        let paths = try XCTUnwrap(result["paths"] as? [String: [String: Any]])
+        XCTAssertEqual(paths.count, 10)
+        for (path, answer) in paths {
+            XCTAssertEqual(answer["status"] as? Int, 404, path)
+            XCTAssertEqual(answer["leaks"] as? Bool, false, path)
+        }
+        let halfOpen = try XCTUnwrap(result["half_open"] as? [String: Any])
+        XCTAssertEqual(halfOpen["held"] as? Int, 500)
+        XCTAssertEqual(halfOpen["snapshot_status"] as? Int, 200, "served while 500 connections hang")
+        XCTAssertEqual(halfOpen["snapshot_is_a_tick"] as? Bool, true)
+        let after = try XCTUnwrap(result["after"] as? [String: Any])
+        XCTAssertEqual(after["snapshot_status"] as? Int, 200)
+        XCTAssertEqual(after["page_status"] as? Int, 200)
+        let garbage = try XCTUnwrap(result["websocket_garbage"] as? [String: String])
+        XCTAssertEqual(garbage.count, 4)
+        XCTAssertNotEqual(garbage["an unmasked text frame"], "open", "an unmasked frame closes its connection (RFC 6455 5.1)")
+        XCTAssertNotEqual(garbage["a frame of 2^62 bytes"], "open", "a frame over the limit closes its connection")
+
+        // The analysis went on through it all: every tick printed, none missing, and jacktap still running.
+        XCTAssertTrue(bridge.process.isRunning)
+        let ticks = tickLines(jsonLines(try String(contentsOfFile: bridge.stdout, encoding: .utf8))).compactMap { $0["t"] as? Double }
+        let gaps = zip(ticks, ticks.dropFirst()).map { $1 - $0 }
+        XCTAssertTrue(gaps.allSatisfy { abs($0 - 1.0 / 30) < 0.005 }, "ticks missing from --json")
+        XCTAssertFalse(try String(contentsOfFile: bridge.stderr, encoding: .utf8).contains("fell behind"))
+
+        // No file was opened, looked at or read while the server was being abused.
+        let touched = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.contains("+++") && !$0.contains("---") && !$0.contains("resumed>") }
+        XCTAssertEqual(touched, [], "file system calls while serving: \(touched.prefix(10))")
+    }
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""WebSocket viewers of jacktap's meter bridge (/ws), for the tests.
+
+    ws_viewers.py HOST PORT SECONDS VIEWERS [STALLED]
+
+VIEWERS viewers (the websockets library) read the stream for SECONDS; STALLED more complete the WebSocket
+handshake by hand over a socket with a 4 KiB receive buffer and then never read, so that jacktap's sends to
+them block. Meanwhile GET /snapshot.json is asked once a second. Prints one JSON object: per reading viewer
+the tick times it received (the `t` of each tick line), the events and the status lines; the snapshot polls
+that answered 200 and those that did not.
+"""
+import asyncio, base64, json, os, socket, sys, time, urllib.request
+
+import websockets
+
+host, port, seconds, count = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+stalled_count = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+
+
+def stalled_viewer():
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect((host, port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(1)
+        if not chunk:
+            raise SystemExit("the server closed the stalled viewer's handshake")
+        head += chunk
+    if not head.startswith(b"HTTP/1.1 101"):
+        raise SystemExit(f"no upgrade for the stalled viewer: {head[:60]!r}")
+    return s
+
+
+async def viewer(index, results, connected):
+    ticks, events, statuses = [], 0, []
+    async with websockets.connect(f"ws://{host}:{port}/ws", max_size=None, ping_interval=None) as ws:
+        connected.append(index)
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                line = await asyncio.wait_for(ws.recv(), left)
+            except asyncio.TimeoutError:
+                break
+            message = json.loads(line)
+            if "status" in message:
+                statuses.append(message["status"])
+            elif "event" in message:
+                events += 1
+            elif "t" in message:
+                ticks.append(message["t"])
+    results[index] = {"ticks": ticks, "events": events, "statuses": statuses}
+
+
+async def poll_snapshots(outcome):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            with await asyncio.to_thread(urllib.request.urlopen, f"http://{host}:{port}/snapshot.json", timeout=5) as r:
+                json.loads(r.read())
+                outcome["ok"] += 1
+        except Exception as error:  # counted, and said
+            outcome["failed"] += 1
+            outcome["errors"].append(str(error))
+        await asyncio.sleep(1)
+
+
+async def main():
+    stalled = [stalled_viewer() for _ in range(stalled_count)]
+    results, connected = [None] * count, []
+    snapshots = {"ok": 0, "failed": 0, "errors": []}
+    await asyncio.gather(*(viewer(i, results, connected) for i in range(count)), poll_snapshots(snapshots))
+    for s in stalled:
+        s.close()
+    print(json.dumps({"viewers": results, "snapshots": snapshots}))
+
+
+asyncio.run(main())
