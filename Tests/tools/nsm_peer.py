@@ -88,9 +88,11 @@ def receive():
             continue
         for message in messages:
             args = list(message.params)
-            emit({"address": message.address, "args": args, "from": "%s:%d" % source})
+            # The announce is answered (and its sender made the client) before the line says it came: the test
+            # sends `open` as soon as it reads the line, and that must reach this client, not the one before.
             if message.address == "/nsm/server/announce":
                 answer_announce(args, source)
+            emit({"address": message.address, "args": args, "from": "%s:%d" % source})
 
 
 def command(line):
