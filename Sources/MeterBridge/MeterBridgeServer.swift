@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Hummingbird
 import HTTPTypes
 import HummingbirdWebSocket
@@ -64,7 +65,9 @@ public final class MeterBridgeServer: Sendable {
         )
         running = Task.detached {
             do { try await app.run() } catch {
-                started.put(.failure(.cannotListen(address: given, reason: "\(error)")))
+                // NIO's errors name the call and the errno; the user wants the errno's own words.
+                let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+                started.put(.failure(.cannotListen(address: given, reason: reason)))
             }
         }
         switch started.take() {

@@ -43,7 +43,8 @@ struct Jacktap: ParsableCommand {
             dB values are floored at -200, never -inf. Each --osc destination
             has its own filter, prefix, rate, scale and smoothing
             (HOST:PORT,key=value...; see jacktap run --help). --listen PORT
-            takes OSC commands (reset, subscribe, connect, query). SIGUSR1
+            takes OSC commands (reset, subscribe, connect, query); --http PORT
+            serves a live meter bridge to any browser (read-only). SIGUSR1
             resets the loudness, the maxima, the holds and the clip counts;
             with --config, SIGHUP rereads the file (destinations, sources,
             globs). Globs follow ports as they come and go; when the server

@@ -167,6 +167,19 @@ final class MeterBridgeTests: XCTestCase {
         XCTAssertGreaterThan(dropped, 0, "the stalled viewer lost lines: \(summary)")
     }
 
+    func testATakenPortOrABadAddressIsRefusedAtTheStart() throws {
+        try playTone()
+        let bridge = try startBridge()
+        let taken = try Tool.capture(Tool.jacktap, ["e2e-tone:out_1", "--http", "127.0.0.1:\(bridge.port)", "--duration", "1"],
+                                     environment: server.environment)
+        XCTAssertEqual(taken.status, 64, taken.stderr)
+        XCTAssertTrue(taken.stderr.contains("--http cannot listen on 127.0.0.1:\(bridge.port): Address already in use"), taken.stderr)
+        let malformed = try Tool.capture(Tool.jacktap, ["e2e-tone:out_1", "--http", "127.0.0.1:99999", "--duration", "1"],
+                                         environment: server.environment)
+        XCTAssertEqual(malformed.status, 64)
+        XCTAssertTrue(malformed.stderr.contains("the port must be a number from 0 to 65535"), malformed.stderr)
+    }
+
     func testBadInputLeavesTheAnalysisRunningAndReadsNoFile() throws {
         try playTone()
         // strace records every file the process opens from here on (the loaded libraries come before).
