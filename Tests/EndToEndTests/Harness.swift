@@ -179,6 +179,14 @@ extension XCTestCase {
         return server
     }
 
+    /// A 440 Hz tone peaking at -6.02 dBFS on e2e-tone:out_1 of `server` until the test ends (however long
+    /// jacktap takes to start on a loaded machine, it never runs out).
+    func playTone(on server: PrivateJackServer) throws {
+        _ = try background(Tool.jacktap, ["generate", "--tone", "440", "--level", "-6.0206", "--name", "e2e-tone"],
+                           server: server)
+        try waitForPort("e2e-tone:out_1", server: server)
+    }
+
     /// Starts `tool` in the background (with `server`'s environment when given) and stops and reaps it when the
     /// test ends, whether it passed, failed or threw.
     func background(_ tool: String, _ arguments: [String], server: PrivateJackServer? = nil,

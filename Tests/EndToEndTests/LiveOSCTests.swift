@@ -10,16 +10,8 @@ final class LiveOSCTests: XCTestCase {
         server = try privateServer(rate: 48_000, period: 256)
     }
 
-    /// A 440 Hz tone peaking at -6.02 dBFS on e2e-tone:out_1 until the test ends (however long jacktap takes
-    /// to start on a loaded machine, it never runs out).
-    func playTone() throws {
-        _ = try background(Tool.jacktap, ["generate", "--tone", "440", "--level", "-6.0206", "--name", "e2e-tone"],
-                           server: server)
-        try waitForPort("e2e-tone:out_1", server: server)
-    }
-
     func testToneAtMinus6dBFSReadsItsPeakRMSNoteAndBandInBothDecoders() throws {
-        try playTone()
+        try playTone(on: server)
         let oscdump = try Receiver(.oscdump)
         let python = try Receiver(.pythonOSC)
         let run = try Tool.capture(Tool.jacktap, [
@@ -56,7 +48,7 @@ final class LiveOSCTests: XCTestCase {
     }
 
     func testPlainMessagesModeSendsNoBundles() throws {
-        try playTone()
+        try playTone(on: server)
         let python = try Receiver(.pythonOSC)
         let run = try Tool.capture(Tool.jacktap, [
             "e2e-tone:out_1", "--osc", "127.0.0.1:\(python.port)", "--no-bundles", "--duration", "1.5", "--quiet",
@@ -94,7 +86,7 @@ final class LiveOSCTests: XCTestCase {
     }
 
     func testADestinationThatIsDownNeitherStopsNorSlowsJacktap() throws {
-        try playTone()
+        try playTone(on: server)
         let closed = Tool.freeUDPPort()
         let run = try Tool.capture(Tool.jacktap, [
             "e2e-tone:out_1", "--osc", "127.0.0.1:\(closed)", "--json", "--duration", "2",
@@ -104,7 +96,7 @@ final class LiveOSCTests: XCTestCase {
     }
 
     func testAGlobConnectsEveryMatchingSourceToItsOwnInput() throws {
-        try playTone()
+        try playTone(on: server)
         let run = try Tool.capture(Tool.jacktap, ["--connect", "e2e-*:out_?", "--connect", "system:capture_*",
                                                   "--json", "--duration", "1"], environment: server.environment)
         XCTAssertEqual(run.status, 0, run.stderr)
@@ -116,7 +108,7 @@ final class LiveOSCTests: XCTestCase {
     }
 
     func testPortsListsSourcesAndConnections() throws {
-        try playTone()
+        try playTone(on: server)
         _ = try background(Tool.jacktap, ["e2e-tone:out_1", "--quiet"], server: server)
         try waitForConnection("e2e-tone:out_1", "jacktap:in_1", server: server)
         let listing = try Tool.run(Tool.jacktap, ["ports"], environment: server.environment)

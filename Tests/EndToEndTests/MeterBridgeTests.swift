@@ -11,13 +11,6 @@ final class MeterBridgeTests: XCTestCase {
         server = try privateServer(rate: 48_000, period: 256)
     }
 
-    /// A 440 Hz tone peaking at -6.02 dBFS on e2e-tone:out_1 until the test ends.
-    func playTone() throws {
-        _ = try background(Tool.jacktap, ["generate", "--tone", "440", "--level", "-6.0206", "--name", "e2e-tone"],
-                           server: server)
-        try waitForPort("e2e-tone:out_1", server: server)
-    }
-
     struct Bridge {
         let process: ChildProcess
         let port: UInt16
@@ -79,7 +72,7 @@ final class MeterBridgeTests: XCTestCase {
     }
 
     func testChromiumShowsTheFiguresJSONGivesForATone() throws {
-        try playTone()
+        try playTone(on: server)
         let bridge = try startBridge()
         // The momentary loudness settles once its 400 ms window holds only the tone.
         let before = try waitForJSONLine(in: bridge.stdout) { ($0["t"] as? Double ?? 0) >= 1.5 }
@@ -125,7 +118,7 @@ final class MeterBridgeTests: XCTestCase {
     }
 
     func testTwentyViewersEachReceiveEveryTick() throws {
-        try playTone()
+        try playTone(on: server)
         let bridge = try startBridge()
         _ = try waitForJSONLine(in: bridge.stdout) { $0["t"] != nil }
         let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "10", "20"])
@@ -144,7 +137,7 @@ final class MeterBridgeTests: XCTestCase {
     }
 
     func testAStalledViewerDropsItsOwnLinesAndNothingElse() throws {
-        try playTone()
+        try playTone(on: server)
         // Eight inputs at 150 ticks a second make about 1.2 MB a second, so a viewer that stops reading fills its
         // socket (its 4 KiB receive buffer, the kernel's send buffer, NIO's pending writes) and its backlog.
         let bridge = try startBridge(["--inputs", "8", "--rate", "150"])
@@ -168,7 +161,7 @@ final class MeterBridgeTests: XCTestCase {
     }
 
     func testATakenPortOrABadAddressIsRefusedAtTheStart() throws {
-        try playTone()
+        try playTone(on: server)
         let bridge = try startBridge()
         let taken = try Tool.capture(Tool.jacktap, ["e2e-tone:out_1", "--http", "127.0.0.1:\(bridge.port)", "--duration", "1"],
                                      environment: server.environment)
@@ -181,7 +174,7 @@ final class MeterBridgeTests: XCTestCase {
     }
 
     func testBadInputLeavesTheAnalysisRunningAndReadsNoFile() throws {
-        try playTone()
+        try playTone(on: server)
         // strace records every file the process opens from here on (the loaded libraries come before).
         let trace = Tool.temporaryPath("bridge-\(UInt32.random(in: 0...UInt32.max)).strace")
         addTeardownBlock { unlink(trace) }

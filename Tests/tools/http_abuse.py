@@ -8,7 +8,9 @@ a request line of 1 MiB; 500 connections that send half a request and hold it wh
 WebSocket clients that send garbage: random bytes instead of a handshake, random bytes after one, a frame that
 claims 2^62 bytes, an unmasked text frame. Prints one JSON object with what each got back.
 """
-import base64, json, os, random, socket, sys, time
+import json, random, socket, sys, time
+
+from websocket_handshake import handshake
 
 host, port = sys.argv[1], int(sys.argv[2])
 random.seed(1)
@@ -47,18 +49,15 @@ def request(path, extra=b""):
     return status, data
 
 
-def handshake():
+def upgraded():
+    """A connection upgraded to a WebSocket on /ws, or None if the server refused."""
     s = connect()
-    key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = s.recv(1)
-        if not chunk:
-            break
-        head += chunk
-    return s, head.startswith(b"HTTP/1.1 101")
+    try:
+        handshake(s, host, port, "/ws")
+    except ConnectionError:
+        s.close()
+        return None
+    return s
 
 
 def garbage_after(s, payload):
@@ -106,12 +105,11 @@ for h in half_open:
 garbage = {}
 s = connect()
 garbage["random bytes instead of a handshake"] = garbage_after(s, bytes(random.getrandbits(8) for _ in range(65536)))
-s, upgraded = handshake()
-garbage["random bytes after the handshake"] = garbage_after(s, bytes(random.getrandbits(8) for _ in range(65536))) if upgraded else "no upgrade"
-s, upgraded = handshake()
-garbage["a frame of 2^62 bytes"] = garbage_after(s, bytes([0x82, 0xFF]) + (1 << 62).to_bytes(8, "big") + b"\x01\x02\x03\x04" + b"x" * 4096) if upgraded else "no upgrade"
-s, upgraded = handshake()
-garbage["an unmasked text frame"] = garbage_after(s, bytes([0x81, 0x05]) + b"hello") if upgraded else "no upgrade"
+for name, payload in [("random bytes after the handshake", bytes(random.getrandbits(8) for _ in range(65536))),
+                      ("a frame of 2^62 bytes", bytes([0x82, 0xFF]) + (1 << 62).to_bytes(8, "big") + b"\x01\x02\x03\x04" + b"x" * 4096),
+                      ("an unmasked text frame", bytes([0x81, 0x05]) + b"hello")]:
+    s = upgraded()
+    garbage[name] = garbage_after(s, payload) if s else "no upgrade"
 result["websocket_garbage"] = garbage
 
 status, data = request(b"/snapshot.json")

@@ -9,9 +9,11 @@ them block. Meanwhile GET /snapshot.json is asked once a second. Prints one JSON
 the tick times it received (the `t` of each tick line), the events and the status lines; the snapshot polls
 that answered 200 and those that did not.
 """
-import asyncio, base64, json, os, socket, sys, time, urllib.request
+import asyncio, json, socket, sys, time, urllib.request
 
 import websockets
+
+from websocket_handshake import handshake
 
 host, port, seconds, count = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 stalled_count = int(sys.argv[5]) if len(sys.argv) > 5 else 0
@@ -21,17 +23,7 @@ def stalled_viewer():
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.connect((host, port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = s.recv(1)
-        if not chunk:
-            raise SystemExit("the server closed the stalled viewer's handshake")
-        head += chunk
-    if not head.startswith(b"HTTP/1.1 101"):
-        raise SystemExit(f"no upgrade for the stalled viewer: {head[:60]!r}")
+    handshake(s, host, port, "/ws")
     return s
 
 

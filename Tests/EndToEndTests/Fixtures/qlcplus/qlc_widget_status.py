@@ -10,28 +10,14 @@ line. Exits 2 if QLC+ did not answer within --wait. Only the standard library: a
 (handshake, masked client frames, unmasked server frames; QLC+ also pushes unrelated frames, which are skipped).
 """
 import argparse
-import base64
 import os
 import socket
 import struct
 import sys
 import time
 
-
-def handshake(sock, host, port, path):
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    reply = b""
-    while b"\r\n\r\n" not in reply:
-        chunk = sock.recv(4096)
-        if not chunk:
-            raise ConnectionError("closed during handshake")
-        reply += chunk
-    head, _, rest = reply.partition(b"\r\n\r\n")
-    if b" 101" not in head.split(b"\r\n")[0]:
-        raise ConnectionError(head.decode(errors="replace"))
-    return rest
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
+from websocket_handshake import handshake  # noqa: E402
 
 
 class Connection:
