@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Hummingbird
 import HTTPTypes
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -13,9 +14,9 @@ import Synchronization
 /// (ticks, events, the JACK status) to each WebSocket viewer. Anything else is 404.
 ///
 /// Hummingbird on SwiftNIO's own event-loop threads; the analysis thread only hands lines to `broadcast`.
-/// NIO's HTTP parser works through a 1 MB request line in about a millisecond, an idle connection is closed
-/// after `idleTimeout`, and a WebSocket frame above `maxFrameSize` (a viewer has nothing to send but control
-/// frames) closes its connection.
+/// NIO's HTTP parser works through a 1 MB request line in about a millisecond (and answers nothing to a head
+/// over 80 KB), a connection that sends nothing for `idleTimeout` is closed (IdleClosingChannel), and a WebSocket
+/// frame above `maxFrameSize` (a viewer has nothing to send but control frames) closes its connection.
 public final class MeterBridgeServer: Sendable {
     /// The lines the viewers are sent.
     public let broadcast: LineBroadcast
@@ -24,7 +25,8 @@ public final class MeterBridgeServer: Sendable {
 
     private let running: Task<Void, Never>
 
-    /// A connection that sends no request for this long is closed (a browser keeps its idle ones for less).
+    /// A connection that sends nothing for this long is closed: a browser's idle keep-alive, half a request,
+    /// a WebSocket viewer that stopped answering the 15 s pings.
     static let idleTimeout = TimeAmount.seconds(30)
     /// The largest frame a viewer may send: control frames carry at most 125 bytes (RFC 6455 section 5.5).
     static let maxFrameSize = 4096
@@ -39,18 +41,24 @@ public final class MeterBridgeServer: Sendable {
         let given = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                configuration: .init(
-                    http1: .init(idleTimeout: Self.idleTimeout),
-                    ws: .init(maxFrameSize: Self.maxFrameSize, autoPing: .enabled(timePeriod: .seconds(15)))
-                ),
-                shouldUpgrade: { request, _, _ in
-                    guard request.path == "/ws" else { return .dontUpgrade }
-                    return .upgrade([:]) { inbound, outbound, _ in
-                        try await Self.serveViewer(broadcast: broadcast, inbound: inbound, outbound: outbound)
-                    }
-                }
-            ),
+            server: HTTPServerBuilder { responder in
+                IdleClosingChannel(
+                    base: HTTP1WebSocketUpgradeChannel(
+                        responder: responder,
+                        configuration: .init(
+                            http1: .init(idleTimeout: Self.idleTimeout),
+                            ws: .init(maxFrameSize: Self.maxFrameSize, autoPing: .enabled(timePeriod: .seconds(15)))
+                        ),
+                        shouldUpgrade: { request, _, _ in
+                            guard request.path == "/ws" else { return .dontUpgrade }
+                            return .upgrade([:]) { inbound, outbound, _ in
+                                try await Self.serveViewer(broadcast: broadcast, inbound: inbound, outbound: outbound)
+                            }
+                        }
+                    ),
+                    timeout: Self.idleTimeout
+                )
+            },
             configuration: .init(address: .hostname(host, port: Int(port)), serverName: nil),
             onServerRunning: { channel in
                 let bound = channel.localAddress

@@ -197,6 +197,9 @@ final class MeterBridgeTests: XCTestCase {
             XCTAssertEqual(answer["status"] as? Int, 404, path)
             XCTAssertEqual(answer["leaks"] as? Bool, false, path)
         }
+        let longLine = try XCTUnwrap(result["long_line"] as? [String: Any])
+        XCTAssertFalse((longLine["answer"] as? String ?? "").contains(" 200"), "a 1 MB request line is not served")
+        XCTAssertNotEqual(longLine["connection"] as? String, "open", "its connection is closed within 40 s: \(longLine)")
         let halfOpen = try XCTUnwrap(result["half_open"] as? [String: Any])
         XCTAssertEqual(halfOpen["held"] as? Int, 500)
         XCTAssertEqual(halfOpen["snapshot_status"] as? Int, 200, "served while 500 connections hang")
