@@ -73,6 +73,18 @@ extension MeterBridgePage {
       return true;
     }
 
+    // Canvases are drawn only for the cards on screen: with 64 ports most are scrolled away, and raster work
+    // for them would cost frames (their figures, being text, stay current for scripts).
+    const visibility = new IntersectionObserver(entries => {
+      for (const entry of entries) {
+        const p = ports.get(entry.target.dataset.port);
+        if (!p) continue;
+        const was = p.visible;
+        p.visible = entry.isIntersecting;
+        if (p.visible && !was && p.reading) { p.columns = null; p.dirty = true; scheduleDraw(); }
+      }
+    });
+
     function port(name) {
       let p = ports.get(name);
       if (p) return p;
@@ -103,8 +115,8 @@ extension MeterBridgePage {
       p.tempo = figure(row2, "BPM", base + "tempo");
       const barBox = make("span", "figure");
       barBox.append(make("small", null, "bar"));
-      p.bar = make("b", "value", "–"); p.bar.dataset.path = base + "bar"; p.bar.dataset.arg = "0";
-      p.beatInBar = make("b", "value", "–"); p.beatInBar.dataset.path = base + "bar"; p.beatInBar.dataset.arg = "1";
+      p.bar = make("b", "value bare", "–"); p.bar.dataset.path = base + "bar"; p.bar.dataset.arg = "0";
+      p.beatInBar = make("b", "value bare", "–"); p.beatInBar.dataset.path = base + "bar"; p.beatInBar.dataset.arg = "1";
       p.beatsPerBar = make("span", "per-bar", "");
       barBox.append(p.bar, make("span", null, "."), p.beatInBar, p.beatsPerBar);
       row2.append(barBox);
@@ -114,6 +126,8 @@ extension MeterBridgePage {
       p.holdDB = -Infinity; p.holdAt = 0;
       // The last 30 s of peak level: the raw ticks (to redraw after a resize) and the columns drawn so far.
       p.times = []; p.peaks = []; p.columns = null; p.drawnColumn = null;
+      p.visible = true;
+      visibility.observe(card);
       card.addEventListener("click", () => openDetail(name));
       card.addEventListener("keydown", e => { if (e.key === "Enter") openDetail(name); });
       portsBox.append(card);
@@ -254,6 +268,7 @@ extension MeterBridgePage {
       setText(p.cents, r.note ? (r.note[2] > 0 ? "+" : "") + r.note[2].toFixed(0) : "–");
       setText(p.tempo, typeof r.tempo === "number" ? r.tempo.toFixed(1) : "–");
       p.card.classList.toggle("clip", r.peak >= -0.1);
+      if (!p.visible) return;
       drawLevel(p);
       drawSpectrum(p.spectrum, r, false);
       drawHistory(p);
@@ -318,6 +333,7 @@ extension MeterBridgePage {
         // Each column holds the highest peak of its 30 s / width slice.
         p.columns = new Float32Array(w).fill(-Infinity);
         p.incorporated = -Infinity;
+        g.fillStyle = colour("--meter-back"); g.fillRect(0, 0, w, h);   // before the page opened: empty
         oldest = newest - w + 1;
       } else {
         const shift = Math.min(w, newest - p.drawnColumn);

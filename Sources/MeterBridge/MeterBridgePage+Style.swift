@@ -22,7 +22,8 @@ extension MeterBridgePage {
     #programmes, #pairs, #ports { display: grid; gap: 8px; padding: 8px 12px 0;
                                   grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); }
     #ports { padding-bottom: 12px; }
-    article { background: var(--card); border-radius: 6px; padding: 8px; min-width: 0; }
+    /* Containment: a figure's new text re-lays out its own card, not the page. */
+    article { background: var(--card); border-radius: 6px; padding: 8px; min-width: 0; contain: content; }
     article h2 { font-size: 14px; margin: 0 0 6px; display: flex; align-items: center; gap: 6px; }
     .port { cursor: pointer; }
     .port:focus { outline: 2px solid var(--spectrum); }
@@ -45,6 +46,7 @@ extension MeterBridgePage {
     .figure small { color: var(--dim); }
     .value { font-variant-numeric: tabular-nums; min-width: 3ch; }
     .value.over { color: var(--over); }
+    .value.bare { min-width: 0; }
     .per-bar { color: var(--dim); }
     #detail { position: fixed; inset: 5vh 4vw; background: var(--card); border: 1px solid var(--grid);
               border-radius: 8px; padding: 12px; display: flex; flex-direction: column; z-index: 2; }
