@@ -27,6 +27,11 @@ final class MeterBridgeTests: XCTestCase {
         addTeardownBlock { unlink(out); unlink(err) }
         let process = try background(Tool.jacktap, ["e2e-tone:out_1", "--http", "127.0.0.1:0", "--json"] + extra,
                                      server: server, stdoutPath: out, stderrPath: err)
+        return try waitForBridge(process, stdout: out, stderr: err)
+    }
+
+    /// Waits until `process` says where its meter bridge listens (the kernel picked the port).
+    func waitForBridge(_ process: ChildProcess, stdout out: String, stderr err: String) throws -> Bridge {
         var port: UInt16?
         _ = waitFor {
             let text = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
@@ -134,6 +139,34 @@ final class MeterBridgeTests: XCTestCase {
             XCTAssertEqual(statuses.first?["state"] as? String, "running", "a viewer is told the JACK status at once")
             XCTAssertTrue(statuses.allSatisfy { $0["overruns"] as? Int == 0 }, "no period dropped: \(statuses)")
         }
+    }
+
+    func testTheStreamCarriesEachOnsetAndBeatAsJSONPrintsIt() throws {
+        // The demo signal's drums give onsets and beats with their bars.
+        _ = try background(Tool.jacktap, ["generate", "--demo", "--name", "e2e-demo"], server: server)
+        try waitForPort("e2e-demo:out_1", server: server)
+        let out = Tool.temporaryPath("bridge-demo-\(UInt32.random(in: 0...UInt32.max)).jsonl")
+        let err = out + ".err"
+        addTeardownBlock { unlink(out); unlink(err) }
+        let process = try background(Tool.jacktap, ["e2e-demo:out_1", "--http", "127.0.0.1:0", "--json"],
+                                     server: server, stdoutPath: out, stderrPath: err)
+        let bridge = try waitForBridge(process, stdout: out, stderr: err)
+        _ = try waitForJSONLine(in: bridge.stdout) { $0["t"] != nil }
+        let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "12", "1"])
+        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
+        let viewer = try XCTUnwrap((result["viewers"] as? [[String: Any]])?.first)
+        let events = try XCTUnwrap(viewer["events"] as? [String])
+        let parsed = jsonLines(events.joined(separator: "\n"))
+        XCTAssertTrue(parsed.contains { $0["event"] as? String == "onset" }, "onsets on the stream")
+        let beats = parsed.filter { $0["event"] as? String == "beat" }
+        XCTAssertFalse(beats.isEmpty, "beats on the stream")
+        XCTAssertTrue(beats.allSatisfy { $0["bar"] is Int && $0["beat_in_bar"] is Int && $0["beats_per_bar"] is Int },
+                      "each beat with its place in the bar")
+        // Byte for byte the lines --json printed, in the same order.
+        let printed = try String(contentsOfFile: bridge.stdout, encoding: .utf8).split(separator: "\n").map(String.init)
+            .filter { $0.contains("\"event\": ") }
+        let start = try XCTUnwrap(printed.firstIndex(of: events[0]), "the first event is not in --json")
+        XCTAssertEqual(Array(printed[start..<min(printed.count, start + events.count)]), events)
     }
 
     func testAStalledViewerDropsItsOwnLinesAndNothingElse() throws {

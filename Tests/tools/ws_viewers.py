@@ -6,8 +6,8 @@
 VIEWERS viewers (the websockets library) read the stream for SECONDS; STALLED more complete the WebSocket
 handshake by hand over a socket with a 4 KiB receive buffer and then never read, so that jacktap's sends to
 them block. Meanwhile GET /snapshot.json is asked once a second. Prints one JSON object: per reading viewer
-the tick times it received (the `t` of each tick line), the events and the status lines; the snapshot polls
-that answered 200 and those that did not.
+the tick times it received (the `t` of each tick line), the event lines as received and the status lines;
+the snapshot polls that answered 200 and those that did not.
 """
 import asyncio, json, socket, sys, time, urllib.request
 
@@ -28,7 +28,7 @@ def stalled_viewer():
 
 
 async def viewer(index, results, connected):
-    ticks, events, statuses = [], 0, []
+    ticks, events, statuses = [], [], []
     async with websockets.connect(f"ws://{host}:{port}/ws", max_size=None, ping_interval=None) as ws:
         connected.append(index)
         end = time.monotonic() + seconds
@@ -44,7 +44,7 @@ async def viewer(index, results, connected):
             if "status" in message:
                 statuses.append(message["status"])
             elif "event" in message:
-                events += 1
+                events.append(line)
             elif "t" in message:
                 ticks.append(message["t"])
     results[index] = {"ticks": ticks, "events": events, "statuses": statuses}
