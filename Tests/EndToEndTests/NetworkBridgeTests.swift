@@ -18,10 +18,63 @@ final class NetworkBridgeTests: XCTestCase {
         return out
     }
 
+    /// One line zita-n2j's `--info` prints about every 250 ms while it receives: the JACK cycles it sums up,
+    /// their mean resampling ratio and the fewest frames its receive buffer held after any of them (0: the
+    /// buffer ran dry and the cycle was padded with silence; below 0: zita skipped ahead past the audio).
+    struct BridgeReading: CustomStringConvertible {
+        let cycles: Int
+        let ratio: Double
+        let fewestFrames: Int
+        var description: String { "\(cycles) cycles: ratio \(ratio), fewest \(fewestFrames) frames" }
+
+        /// zita-n2j queues a reading per cycle in a queue of 256 and drops those that find it full: a line
+        /// summing 256 cycles may have lost some, one of which may have run dry.
+        static let queueSize = 256
+        /// The two servers run off one machine's clock, so once zita's loop has locked its ratio stays within
+        /// a few 1e-5 of 1 (still tracking: off by up to 1e-2 while it syncs, 5e-4 in the first seconds).
+        static let steadyRatio = 2e-4
+
+        /// Whether the cycles it sums up were all fed from the buffer, with the resampler locked.
+        var isSteady: Bool {
+            fewestFrames > 0 && abs(ratio - 1) <= BridgeReading.steadyRatio && cycles < BridgeReading.queueSize
+        }
+    }
+
+    /// zita-n2j's `--info` output so far, line by line: a reading for each line of figures, nil for each line
+    /// saying that it (re)synchronises ("Syncing...", "Receiving.", "Waiting for 10.0 seconds..."). A line not
+    /// yet ended is left for the next read.
+    func bridgeReadings(_ path: String) -> [BridgeReading?] {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }.map {
+            // "%3d %8.3lf %9.6lf %8d": cycles, mean delay error (frames), mean ratio, fewest frames.
+            let fields = $0.split(separator: " ")
+            guard fields.count >= 4, let cycles = Int(fields[0]), Double(fields[1]) != nil,
+                  let ratio = Double(fields[2]), let fewestFrames = Int(fields[3]) else { return nil }
+            return BridgeReading(cycles: cycles, ratio: ratio, fewestFrames: fewestFrames)
+        }
+    }
+
+    /// The readings since the last one that was not steady: the index of the first and the seconds of audio
+    /// (`cycleSeconds` a JACK cycle) they sum up.
+    func steadyRun(_ readings: [BridgeReading?], cycleSeconds: Double) -> (start: Int, seconds: Double) {
+        let start = (readings.lastIndex { !($0?.isSteady ?? false) } ?? -1) + 1
+        return (start, Double(readings[start...].reduce(0) { $0 + ($1?.cycles ?? 0) }) * cycleSeconds)
+    }
+
+    /// The tick lines jacktap has printed to `path` so far.
+    func tickCount(_ path: String) -> Int {
+        tickLines(jsonLines((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")).count
+    }
+
     func testAToneBridgedByZitaNjbridgeReadsTheSameOnTheSecondServer() throws {
-        let sending = try privateServer()
-        let receiving = try privateServer()
+        let rate = 48_000, period = 256
+        let sending = try privateServer(rate: rate, period: period)
+        let receiving = try privateServer(rate: rate, period: period)
         let udpPort = String(Int.random(in: 20_000...60_000))
+        let arguments = ["--json", "--music", "none", "--meters", "truepeak,loudness"]
+        let here = Tool.temporaryPath("bridge-sending.jsonl")
+        let there = Tool.temporaryPath("bridge-receiving.jsonl")
+        defer { unlink(here); unlink(there) }
         // 997 Hz: not a divisor of the rate, so over a tick the samples pass every phase of the sine and the
         // sample peak is its crest on both sides, whatever delay the bridge's resampler adds.
         _ = try background(Tool.jacktap, ["generate", "--tone", "997", "--level", "-6", "--name", "tone"],
@@ -31,29 +84,58 @@ final class NetworkBridgeTests: XCTestCase {
         try waitForPort("tone:out_1", server: sending)
         try waitForPort("j2n:in_1", server: sending)
         _ = try Tool.runJackClient("jack_connect", ["tone:out_1", "j2n:in_1"], environment: sending.environment)
-        _ = try background("zita-n2j", ["--jname", "n2j", "--chan", "1", "127.0.0.1", udpPort], server: receiving)
+        // --buff 200: with its default 10 ms zita-n2j's buffer runs dry (a cycle of silence, a glitch) whenever
+        // either dummy server's clock is kept from the CPU for longer, as a loaded machine does to one of two.
+        // --info prints what its buffer and resampler do (unlinked after zita has stopped: teardown blocks run
+        // last-in, first-out); stdbuf -oL, or printf would hold its lines back in a 4 KiB buffer.
+        let info = Tool.temporaryPath("bridge-n2j-info.txt")
+        addTeardownBlock { unlink(info) }
+        _ = try background("stdbuf", ["-oL", "zita-n2j", "--jname", "n2j", "--chan", "1", "--buff", "200", "--info",
+                                      "127.0.0.1", udpPort], server: receiving, stdoutPath: info)
         try waitForPort("n2j:out_1", server: receiving)
-
-        let arguments = ["--json", "--music", "none", "--meters", "truepeak,loudness"]
-        let here = Tool.temporaryPath("bridge-sending.jsonl")
-        let there = Tool.temporaryPath("bridge-receiving.jsonl")
-        defer { unlink(here); unlink(there) }
         // Named apart: jackd2 clients of one name opened at the same moment on two servers of a machine fail
         // (both "no server"), as two jack_lsp do.
         _ = try background(Tool.jacktap, ["tone:out_1", "-n", "foh"] + arguments, server: sending, stdoutPath: here)
         _ = try background(Tool.jacktap, ["n2j:out_1", "-n", "stage"] + arguments, server: receiving,
                            stdoutPath: there)
 
-        // The bridge delivers once its receiver has locked to the stream; from then on the tone is steady, and
-        // after 4 s every figure (short-term loudness: a 3 s window) reads it alone.
+        // The sending side reads the tone alone once short-term loudness (a 3 s window) has seen nothing else.
         func level(_ line: [String: Any]) -> Double { ((line["in_1"] as? [String: Any])?["rms"] as? NSNumber)?.doubleValue ?? -200 }
-        let arrived = try waitForJSONLine(in: there) { level($0) > -12 }
-        let start = try XCTUnwrap(arrived.last?["t"] as? Double)
-        _ = try waitForJSONLine(in: there, after: arrived.count) { ($0["t"] as? Double ?? 0) >= start + 4 }
         _ = try waitForJSONLine(in: here) { ($0["t"] as? Double ?? 0) >= 5 && level($0) > -12 }
 
-        let sent = try figures(here)
-        let received = try figures(there)
+        // The receiving side reads it only while zita-n2j delivers it whole: its buffer never dry, its ratio
+        // locked. Once zita's readings have said so for 4 s (short-term's 3 s and a second for jacktap to print
+        // the tick), a tick printed after that is taken, and compared once a reading printed after it says the
+        // buffer still never ran dry: a glitch meanwhile would move momentary and short-term loudness.
+        let cycleSeconds = Double(period) / Double(rate)
+        var readings = [BridgeReading?]()
+        var steadyFrom: (run: Int, ticks: Int)?
+        var taken: (run: Int, readings: Int, sent: [String: Double], received: [String: Double])?
+        var compared: (sent: [String: Double], received: [String: Double])?
+        _ = try waitFor(timeout: eventTimeout, every: 0.25) {
+            readings = bridgeReadings(info)
+            let run = steadyRun(readings, cycleSeconds: cycleSeconds)
+            if let tick = taken, tick.run == run.start {
+                if readings.count > tick.readings { compared = (tick.sent, tick.received) }
+                return compared != nil
+            }
+            taken = nil
+            guard run.seconds >= 4 else { steadyFrom = nil; return false }
+            guard let steady = steadyFrom, steady.run == run.start else {
+                steadyFrom = (run.start, tickCount(there))
+                return false
+            }
+            if tickCount(there) > steady.ticks {
+                let received = try figures(there), sent = try figures(here)
+                taken = (run.start, readings.count, sent, received)
+            }
+            return false
+        }
+        guard let (sent, received) = compared else {
+            let last = readings.suffix(12).map { $0.map { "\($0)" } ?? "(re)syncing" }.joined(separator: "; ")
+            return XCTFail("zita-n2j's buffer never held audio at a steady ratio for 4 s within \(eventTimeout) s "
+                           + "(\(readings.count) readings, the last: \(last.isEmpty ? "none" : last))")
+        }
         print("zita-njbridge: sent \(sent), received \(received)")
         // The tone itself: a -6 dBFS peak and -9.01 dBFS RMS on the sending side.
         XCTAssertEqual(try XCTUnwrap(sent["peak"]), -6, accuracy: 0.01)
