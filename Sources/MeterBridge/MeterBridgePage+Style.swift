@@ -22,8 +22,7 @@ extension MeterBridgePage {
     #programmes, #pairs, #ports { display: grid; gap: 8px; padding: 8px 12px 0;
                                   grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); }
     #ports { padding-bottom: 12px; }
-    /* Containment: a figure's new text re-lays out its own card, not the page. */
-    article { background: var(--card); border-radius: 6px; padding: 8px; min-width: 0; contain: content; }
+    article { background: var(--card); border-radius: 6px; padding: 8px; min-width: 0; }
     article h2 { font-size: 14px; margin: 0 0 6px; display: flex; align-items: center; gap: 6px; }
     .port { cursor: pointer; }
     .port:focus { outline: 2px solid var(--spectrum); }
