@@ -113,7 +113,7 @@ extension MeterBridgePage {
       p.note = figure(row2, "note", base + "note", 0);
       p.cents = figure(row2, "cents", base + "note", 2);
       p.tempo = figure(row2, "BPM", base + "tempo");
-      const barBox = make("span", "figure");
+      const barBox = make("span", "figure tight");
       barBox.append(make("small", null, "bar"));
       p.bar = make("b", "value bare", "–"); p.bar.dataset.path = base + "bar"; p.bar.dataset.arg = "0";
       p.beatInBar = make("b", "value bare", "–"); p.beatInBar.dataset.path = base + "bar"; p.beatInBar.dataset.arg = "1";

@@ -43,6 +43,8 @@ extension MeterBridgePage {
     .figures { display: flex; flex-wrap: wrap; gap: 2px 12px; margin-top: 4px; }
     .figure { display: inline-flex; align-items: baseline; gap: 4px; }
     .figure small { color: var(--dim); }
+    .figure.tight { gap: 0; }
+    .figure.tight small { margin-right: 4px; }
     .value { font-variant-numeric: tabular-nums; min-width: 3ch; }
     .value.over { color: var(--over); }
     .value.bare { min-width: 0; }
