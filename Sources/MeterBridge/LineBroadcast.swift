@@ -8,8 +8,8 @@ import Synchronization
 /// than the ticks come (a stalled tablet, a dead Wi-Fi link the kernel has not noticed yet) loses its oldest
 /// lines, counted in `dropped`; the analysis and the other viewers go on as before.
 public final class LineBroadcast: JSONLineFeed, Sendable {
-    /// Lines a viewer may fall behind before its oldest are dropped: 2 s of ticks at the default 30 per second,
-    /// with the events between them.
+    /// Lines a viewer may fall behind before its oldest are dropped: about 3 s of ticks at the default 30 per
+    /// second, with the events between them.
     public static let backlog = 96
 
     private struct State {

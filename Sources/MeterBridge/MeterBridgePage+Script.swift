@@ -18,7 +18,7 @@ extension MeterBridgePage {
     const detail = document.getElementById("detail");
     const detailCanvas = document.getElementById("detail-spectrum");
     let detailPort = null;
-    let lastTickTime = null, lastTickArrival = 0, drawPending = false;
+    let lastTickTime = null, lastTickArrival = 0, drawPending = false, ticksSeen = 0;
 
     // The loudness target: ?target=-14 in the address, else the last one chosen here, else EBU R128's -23.
     const targetSelect = document.getElementById("target");
@@ -171,7 +171,18 @@ extension MeterBridgePage {
 
     function onTick(tick) {
       const now = performance.now();
+      // jacktap's time starts again from 0 when its analysis does (a server restart, a new rate, more inputs):
+      // what the page keeps per port starts again too.
+      if (lastTickTime !== null && tick.t < lastTickTime) {
+        for (const p of ports.values()) {
+          p.times = []; p.peaks = []; p.columns = null; p.holdDB = -Infinity; p.holdAt = 0;
+        }
+      }
       lastTickTime = tick.t; lastTickArrival = now;
+      ticksSeen += 1;
+      document.body.dataset.ticks = String(ticksSeen);
+      // A port missing from the tick is no longer analysed (jacktap started again with other inputs): dimmed.
+      for (const p of ports.values()) p.card.classList.toggle("gone", !(p.name in tick));
       for (const [key, value] of Object.entries(tick)) {
         if (key === "t" || value === null || typeof value !== "object") continue;
         if ("peak" in value) {
@@ -234,17 +245,19 @@ extension MeterBridgePage {
       let message;
       try { message = JSON.parse(line); } catch (e) { return; }
       if (message === null || typeof message !== "object") return;
-      if ("status" in message) onStatus(message.status);
-      else if ("event" in message) onEvent(message);
-      else if ("t" in message) onTick(message);
+      if ("event" in message) onEvent(message);
+      else if (typeof message.t === "number") onTick(message);
+      else if ("status" in message) onStatus(message.status);
     }
 
     function scheduleDraw() {
       if (drawPending) return;
       drawPending = true;
-      // Hidden tabs get no animation frames: the timer keeps their figures current for scripts that read them.
-      const timer = setTimeout(draw, 250);
-      requestAnimationFrame(() => { clearTimeout(timer); draw(); });
+      // Hidden tabs get no animation frames: the timer keeps their figures current for scripts that read them
+      // (and takes back the frame it asked for, so that a hidden tab does not pile them up).
+      let frame = 0;
+      const timer = setTimeout(() => { cancelAnimationFrame(frame); draw(); }, 250);
+      frame = requestAnimationFrame(() => { clearTimeout(timer); draw(); });
     }
 
     const style = getComputedStyle(document.documentElement);
@@ -265,7 +278,8 @@ extension MeterBridgePage {
       setText(p.rms, dB(r.rms));
       setText(p.truepeak, dB(r.truepeak));
       setText(p.note, r.note ? String(r.note[0]) : "–");
-      setText(p.cents, r.note ? (r.note[2] > 0 ? "+" : "") + r.note[2].toFixed(0) : "–");
+      const cents = r.note ? Math.round(r.note[2]) : null;
+      setText(p.cents, cents === null ? "–" : (cents > 0 ? "+" : "") + String(cents === 0 ? 0 : cents));
       setText(p.tempo, typeof r.tempo === "number" ? r.tempo.toFixed(1) : "–");
       p.card.classList.toggle("clip", r.peak >= -0.1);
       if (!p.visible) return;
@@ -341,12 +355,15 @@ extension MeterBridgePage {
         for (let k = newest - shift + 1; k <= newest; k++) p.columns[((k % w) + w) % w] = -Infinity;
         oldest = newest - shift;
       }
-      // Every tick since the last drawing, not only the newest: several may arrive between two frames.
+      // Every tick since the last drawing, not only the newest: several may arrive between two frames. A tick
+      // stands for the time since the one before, so it fills every column of that stretch (columns narrower
+      // than a tick, on a high-density screen or at a low --rate, would otherwise be left empty).
       for (let i = p.times.length - 1; i >= 0 && p.times[i] > p.incorporated; i--) {
         const k = Math.floor(p.times[i] / secondsPerColumn);
         if (newest - k >= w) break;
-        p.columns[k % w] = Math.max(p.columns[k % w], p.peaks[i]);
-        oldest = Math.min(oldest, k);
+        const from = i > 0 ? Math.max(Math.floor(p.times[i - 1] / secondsPerColumn) + 1, newest - w + 1, k - w + 1) : k;
+        for (let j = Math.min(from, k); j <= k; j++) p.columns[j % w] = Math.max(p.columns[j % w], p.peaks[i]);
+        oldest = Math.min(oldest, Math.min(from, k));
       }
       p.incorporated = p.times[p.times.length - 1];
       for (let k = Math.max(oldest, newest - w + 1); k <= newest; k++) if (k >= 0) column(k);

@@ -27,6 +27,7 @@ extension MeterBridgePage {
     .port { cursor: pointer; }
     .port:focus { outline: 2px solid var(--spectrum); }
     .port.clip { box-shadow: inset 0 0 0 2px var(--meter-high); }
+    .port.gone { opacity: 0.35; }
     .name { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
     .beat, .onset { width: 12px; height: 12px; border-radius: 50%; background: var(--grid); }
     .onset { width: 8px; height: 8px; }

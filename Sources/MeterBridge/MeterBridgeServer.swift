@@ -87,7 +87,8 @@ public final class MeterBridgeServer: Sendable {
         self.broadcast = broadcast
     }
 
-    /// Closes the listening socket and every connection, and waits until the server has stopped.
+    /// Closes the listening socket and every connection, and waits until the server has stopped, at most
+    /// `stopTimeout` seconds: jacktap is exiting, and a connection that ignored the cancellation goes with it.
     public func stop() {
         running.cancel()
         let done = Handoff<Bool>()
@@ -96,8 +97,11 @@ public final class MeterBridgeServer: Sendable {
             await running.value
             done.put(true)
         }
-        _ = done.take()
+        _ = done.take(timeout: Self.stopTimeout)
     }
+
+    /// Seconds `stop` waits for the server's tasks.
+    static let stopTimeout = 5.0
 
     /// The routes: four fixed paths, each served from memory; nothing is ever mapped onto the file system.
     static func router(broadcast: LineBroadcast, page: String) -> Router<BasicRequestContext> {
@@ -119,9 +123,9 @@ public final class MeterBridgeServer: Sendable {
         return router
     }
 
-    /// The page may load only what this server serves (Content Security Policy level 2): no external resource,
-    /// no inline script.
-    static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:"
+    /// The page may load only what this server serves (Content Security Policy): no external resource, no inline
+    /// script. `ws: wss:` besides 'self' for browsers of CSP level 2, where 'self' does not cover WebSockets.
+    static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:"
 
     static func response(_ body: ByteBuffer, type: String) -> Response {
         var headers = HTTPFields()
@@ -172,5 +176,11 @@ private final class Handoff<T: Sendable>: Sendable {
     func take() -> T {
         ready.wait()
         return value.withLock { $0! }
+    }
+
+    /// The value, or nil if none came within `seconds`.
+    func take(timeout seconds: Double) -> T? {
+        guard ready.wait(timeout: .now() + seconds) == .success else { return nil }
+        return value.withLock { $0 }
     }
 }
