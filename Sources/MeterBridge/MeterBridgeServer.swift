@@ -61,13 +61,11 @@ public final class MeterBridgeServer: Sendable {
             },
             configuration: .init(address: .hostname(host, port: Int(port)), serverName: nil),
             onServerRunning: { channel in
-                let bound = channel.localAddress
-                let address = switch bound {
-                case .v6(let v6)?: "[\(bound?.ipAddress ?? host)]:\(v6.address.sin6_port.bigEndian)"
-                case let bound?: "\(bound.ipAddress ?? host):\(bound.port ?? Int(port))"
-                case nil: given
+                let address = channel.localAddress.map { bound in
+                    let ip = bound.ipAddress ?? host
+                    return "\(bound.protocol == .inet6 ? "[\(ip)]" : ip):\(bound.port ?? Int(port))"
                 }
-                started.put(.success(address))
+                started.put(.success(address ?? given))
             },
             logger: quiet
         )

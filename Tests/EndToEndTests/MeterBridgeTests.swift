@@ -132,13 +132,13 @@ final class MeterBridgeTests: XCTestCase {
         try playTone(on: server)
         let bridge = try startBridge()
         _ = try waitForJSONLine(in: bridge.stdout) { $0["t"] != nil }
-        let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "10", "20"])
+        let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "120", "20", "0", "300"])
         let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
         let viewers = try XCTUnwrap(result["viewers"] as? [[String: Any]])
         XCTAssertEqual(viewers.count, 20)
         for (i, viewer) in viewers.enumerated() {
             let ticks = try XCTUnwrap(viewer["ticks"] as? [Double])
-            // 10 s at 30 ticks per second of audio.
+            // 10 s of audio at 30 ticks per second, however long the wall clock takes.
             XCTAssertGreaterThanOrEqual(ticks.count, 200, "viewer \(i)")
             try assertEveryTick(ticks, of: bridge, "viewer \(i)")
             let statuses = try XCTUnwrap(viewer["statuses"] as? [[String: Any]])
@@ -158,7 +158,7 @@ final class MeterBridgeTests: XCTestCase {
                                      server: server, stdoutPath: out, stderrPath: err)
         let bridge = try waitForBridge(process, stdout: out, stderr: err)
         _ = try waitForJSONLine(in: bridge.stdout) { $0["t"] != nil }
-        let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "12", "1"])
+        let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "120", "1", "0", "360"])
         let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
         let viewer = try XCTUnwrap((result["viewers"] as? [[String: Any]])?.first)
         let events = try XCTUnwrap(viewer["events"] as? [String])
@@ -182,7 +182,7 @@ final class MeterBridgeTests: XCTestCase {
         // socket (its 4 KiB receive buffer, the kernel's send buffer, NIO's pending writes) and its backlog.
         let bridge = try startBridge(["--inputs", "8", "--rate", "150"])
         _ = try waitForJSONLine(in: bridge.stdout) { $0["t"] != nil }
-        let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "15", "1", "1"])
+        let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "120", "1", "1", "2250"])
         let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
         let viewer = try XCTUnwrap((result["viewers"] as? [[String: Any]])?.first)
         let ticks = try XCTUnwrap(viewer["ticks"] as? [Double])
@@ -262,6 +262,9 @@ final class MeterBridgeTests: XCTestCase {
         // No file was opened, looked at or read while the server was being abused.
         let touched = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
             .filter { !$0.contains("+++") && !$0.contains("---") && !$0.contains("resumed>") }
+            // glibc's malloc reads the overcommit setting once when it makes a new arena for a thread: not a file
+            // a request reached.
+            .filter { !$0.contains("\"/proc/sys/vm/overcommit_memory\"") }
         XCTAssertEqual(touched, [], "file system calls while serving: \(touched.prefix(10))")
     }
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """WebSocket viewers of jacktap's meter bridge (/ws), for the tests.
 
-    ws_viewers.py HOST PORT SECONDS VIEWERS [STALLED]
+    ws_viewers.py HOST PORT SECONDS VIEWERS [STALLED] [TICKS]
 
-VIEWERS viewers (the websockets library) read the stream for SECONDS; STALLED more complete the WebSocket
-handshake by hand over a socket with a 4 KiB receive buffer and then never read, so that jacktap's sends to
-them block. Meanwhile GET /snapshot.json is asked once a second. Prints one JSON object: per reading viewer
+VIEWERS viewers (the websockets library) read the stream for SECONDS or, given TICKS, until each has TICKS
+tick lines (SECONDS then only bounds the wait: a loaded machine makes ticks slower, not fewer); STALLED more
+complete the WebSocket handshake by hand over a socket with a 4 KiB receive buffer and then never read, so
+that jacktap's sends to them block. Meanwhile GET /snapshot.json is asked once a second. Prints one JSON object: per reading viewer
 the tick times it received (the `t` of each tick line), the event lines as received and the status lines;
 the snapshot polls that answered 200 and those that did not.
 """
@@ -17,6 +18,7 @@ from websocket_handshake import handshake
 
 host, port, seconds, count = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 stalled_count = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+wanted = int(sys.argv[6]) if len(sys.argv) > 6 else None
 
 
 def stalled_viewer():
@@ -27,12 +29,11 @@ def stalled_viewer():
     return s
 
 
-async def viewer(index, results, connected):
+async def viewer(index, results):
     ticks, events, statuses = [], [], []
     async with websockets.connect(f"ws://{host}:{port}/ws", max_size=None, ping_interval=None) as ws:
-        connected.append(index)
         end = time.monotonic() + seconds
-        while True:
+        while wanted is None or len(ticks) < wanted:
             left = end - time.monotonic()
             if left <= 0:
                 break
@@ -50,9 +51,8 @@ async def viewer(index, results, connected):
     results[index] = {"ticks": ticks, "events": events, "statuses": statuses}
 
 
-async def poll_snapshots(outcome):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+async def poll_snapshots(outcome, done):
+    while not done.is_set():
         try:
             with await asyncio.to_thread(urllib.request.urlopen, f"http://{host}:{port}/snapshot.json", timeout=5) as r:
                 json.loads(r.read())
@@ -60,14 +60,20 @@ async def poll_snapshots(outcome):
         except Exception as error:  # counted, and said
             outcome["failed"] += 1
             outcome["errors"].append(str(error))
-        await asyncio.sleep(1)
+        try:
+            await asyncio.wait_for(done.wait(), 1)
+        except asyncio.TimeoutError:
+            pass
 
 
 async def main():
     stalled = [stalled_viewer() for _ in range(stalled_count)]
-    results, connected = [None] * count, []
+    results, done = [None] * count, asyncio.Event()
     snapshots = {"ok": 0, "failed": 0, "errors": []}
-    await asyncio.gather(*(viewer(i, results, connected) for i in range(count)), poll_snapshots(snapshots))
+    poller = asyncio.create_task(poll_snapshots(snapshots, done))
+    await asyncio.gather(*(viewer(i, results) for i in range(count)))
+    done.set()
+    await poller
     for s in stalled:
         s.close()
     print(json.dumps({"viewers": results, "snapshots": snapshots}))
