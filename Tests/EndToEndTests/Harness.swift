@@ -83,6 +83,7 @@ final class Receiver {
         let ended = waitFor(timeout: eventTimeout, every: 0.02) {
             ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").contains(Receiver.endAddress)
         }
+        droppedByKernel = Receiver.kernelDrops(port: port)
         stopAndReap(process)
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         unlink(outputPath)
@@ -102,6 +103,24 @@ final class Receiver {
             }
         }
         return Array(decoded.prefix { $0.address != Receiver.endAddress })
+    }
+
+    /// Datagrams the kernel dropped for the receiver's socket because its receive buffer was full, as counted
+    /// by `messages()` before it stopped the receiver: a loss the receiver's reading speed caused, not the sender.
+    private(set) var droppedByKernel = 0
+
+    /// The "drops" column (the last) of /proc/net/udp and udp6 for the sockets bound to `port`.
+    static func kernelDrops(port: UInt16) -> Int {
+        let hex = String(format: ":%04X", port)
+        var drops = 0
+        for table in ["/proc/net/udp", "/proc/net/udp6"] {
+            for line in wholeProcFile(table).split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard columns.count > 2, columns[1].hasSuffix(hex), let count = Int(columns.last!) else { continue }
+                drops += count
+            }
+        }
+        return drops
     }
 
     static func splitOscdump(_ line: String) -> [String] {

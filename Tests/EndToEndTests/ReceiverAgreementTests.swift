@@ -95,15 +95,31 @@ final class ReceiverAgreementTests: XCTestCase {
         }
     }
 
+    static let attemptsAgainstKernelDrops = 3
+
     func testOscdumpDecodesEveryBundledAndPlainMessageWithTheJSONValues() throws {
         let path = try programmeFile()
         defer { unlink(path) }
         for mode in [[], ["--no-bundles"]] {
-            let receiver = try Receiver(.oscdump)
-            let json = try Tool.run(Tool.jacktap, ["analyze", path, "--json", "--osc", "127.0.0.1:\(receiver.port)",
-                                                   "--pair", "in_1,in_2"] + mode)
-            let received = try receiver.messages().map { (address: $0.address, args: $0.args) }
-            assertAgreement(json: json, received: received, "oscdump \(mode)")
+            // analyze sends a whole file's messages as fast as it reads them (about 9,000 datagrams in a
+            // fraction of a second without bundles), and oscdump cannot enlarge its receive buffer as
+            // RoutingCapture does: on a loaded machine the kernel may drop a datagram oscdump was too slow to
+            // take. Such a run says nothing about jacktap, so it is repeated (the kernel's own drop count for
+            // oscdump's socket tells it apart); a message missing without a kernel drop still fails.
+            var voidRuns = [Int]()
+            for attempt in 1...Self.attemptsAgainstKernelDrops {
+                let receiver = try Receiver(.oscdump)
+                let json = try Tool.run(Tool.jacktap, ["analyze", path, "--json", "--osc",
+                                                       "127.0.0.1:\(receiver.port)", "--pair", "in_1,in_2"] + mode)
+                let received = try receiver.messages().map { (address: $0.address, args: $0.args) }
+                if receiver.droppedByKernel > 0 {
+                    voidRuns.append(receiver.droppedByKernel)
+                    if attempt < Self.attemptsAgainstKernelDrops { continue }
+                }
+                assertAgreement(json: json, received: received,
+                                "oscdump \(mode) (datagrams the kernel dropped for oscdump, run by run: \(voidRuns))")
+                break
+            }
         }
     }
 }
