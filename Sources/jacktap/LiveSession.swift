@@ -135,7 +135,9 @@ struct LiveSession {
         let os2lSender = os2l.map { target in OS2LSender(host: target.host, port: target.port) { parts.say($0) } }
         os2lSender?.start()
         defer { os2lSender?.stop() }
-        let linkPeer = link.map { settings in LinkPeer(quantum: settings.quantum, follow: settings.follow) { parts.say($0) } }
+        // Link joins the network only once the command line has passed every check (below, at the first
+        // client): a jacktap that exits 64 on a wrong --beat-source never announces itself to the session.
+        var linkPeer: LinkPeer?
         let keys = KeyReader(enabled: interactive)
         if interactive { StandardOutput.write(TerminalView.enterSequence) }
         control?.start()
@@ -194,6 +196,9 @@ struct LiveSession {
                     throw Failure(description: index >= count
                         ? "\(option) in_\(index + 1): jacktap has \(count) input\(count == 1 ? "" : "s") (in_1…in_\(count))"
                         : "\(option) in_\(index + 1) has no \(needed) analysis: --music leaves it out", code: Failure.usage)
+                }
+                linkPeer = link.map { settings in
+                    LinkPeer(quantum: settings.quantum, follow: settings.follow) { parts.say($0) }
                 }
             }
             let live: LiveTap

@@ -87,10 +87,70 @@ final class LinkTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(placed, beats.count / 2, "most beats were read in bars of 4 (garzul is in 4/4)")
-        // 90 BPM did not last: within 1.5 s jacktap's tempo is the session's again.
-        let after = (peer["tempo_after_set"] as? [[String: Any]] ?? []).filter { ($0["t"] as? Double ?? 0) > setAt + 1.5 }
+        // 90 BPM did not last: jacktap takes the session back on its next beat. A beat is announced --beat-lead
+        // (20 ms) and at most a poll before its instant, so the first beat due more than 0.1 s after the change
+        // was announced after it; from that beat's instant on, the session is at the tracker's tempo again.
+        let announcedAfter = (peer["beats"] as? [[String: Any]] ?? []).compactMap { $0["t"] as? Double }
+            .filter { $0 > setAt + 0.1 }.min()
+        let next = try XCTUnwrap(announcedAfter, "a beat after the other peer's change")
+        XCTAssertLessThan(next - setAt, 0.1 + 60.0 / 120 + 0.05, "that beat is the next one at 120 BPM")
+        let samples = peer["tempo_after_set"] as? [[String: Any]] ?? []
+        XCTAssertTrue(samples.contains { ($0["t"] as? Double ?? 0) < next && abs(($0["tempo"] as? Double ?? 0) - 90) < 0.01 },
+                      "the session was at 90 BPM before that beat: \(samples.prefix(5))")
+        let after = samples.filter { ($0["t"] as? Double ?? 0) >= next + 0.005 }
         XCTAssertFalse(after.isEmpty)
-        XCTAssertTrue(after.allSatisfy { abs(($0["tempo"] as? Double ?? 0) - 120) < 1 }, "\(after.prefix(5))")
+        XCTAssertTrue(after.allSatisfy { abs(($0["tempo"] as? Double ?? 0) - 120) < 1 }, "from \(next) s: \(after.prefix(5))")
+    }
+
+    func testLeadingWithAQuantumTheBarDoesNotDivideKeepsTheBeatsWhole() throws {
+        // A quantum of 3 cannot hold a bar of 4 in place: jacktap still gives the session its tempo and puts a
+        // whole beat on every beat of the music.
+        let outcome = try run(seconds: 12, ["--link", "--link-quantum", "3"])
+        XCTAssertGreaterThanOrEqual(outcome.peer["peers"] as? Int ?? 0, 1, "the peer saw jacktap")
+        let beats = (outcome.peer["beats"] as? [[String: Any]] ?? []).filter { ($0["t"] as? Double ?? 0) > 6 }
+        XCTAssertGreaterThan(beats.count, 8)
+        for beat in beats {
+            let t = beat["t"] as? Double ?? 0
+            XCTAssertEqual(beat["session_tempo"] as? Double ?? 0, beat["bpm"] as? Double ?? -1, accuracy: 0.5, "at \(t) s")
+            XCTAssertEqual(beat["phase_ms"] as? Double ?? 99, 0, accuracy: 10, "session beat at the beat at \(t) s")
+        }
+    }
+
+    /// A command line refused after JACK opened (a --beat-source that is no input, or one without the rhythm
+    /// analysis) exits 64 before jacktap joins the session: not one Link datagram leaves it, while a jacktap
+    /// that is accepted announces itself at once (the listener hears Link, so its silence means something).
+    func testARefusedCommandLineNeverJoinsTheSession() throws {
+        let namespace = try loopbackNamespace()
+        let server = try privateServer(rate: 48_000, period: 256)
+        let readyFile = Tool.temporaryPath("link-listener-ready")
+        let heard = Tool.temporaryPath("link-datagrams.txt")
+        defer { unlink(readyFile); unlink(heard) }
+        _ = try background("ip", ["netns", "exec", namespace, "python3",
+                                  Tool.repositoryPath("Tests/tools/multicast_listener.py"), readyFile, heard])
+        XCTAssertTrue(waitFor { FileManager.default.fileExists(atPath: readyFile) }, "the listener joined Link's group")
+        func datagrams() -> Int {
+            ((try? String(contentsOfFile: heard, encoding: .utf8)) ?? "").split(separator: "\n").count
+        }
+        let cases: [([String], String)] = [
+            (["--inputs", "1", "--link", "--beat-source", "in_3"], "--beat-source in_3: jacktap has 1 input"),
+            (["--inputs", "2", "--link", "--beat-source", "in_2", "--music", "in_2=none"], "no rhythm analysis"),
+        ]
+        for (arguments, message) in cases {
+            let run = try Tool.capture("ip", ["netns", "exec", namespace, Tool.jacktap] + arguments + ["--duration", "1"],
+                                       environment: server.environment)
+            XCTAssertEqual(run.status, 64, "\(arguments)")
+            XCTAssertTrue(run.stderr.contains(message), run.stderr)
+        }
+        let refusedEnded = Date().timeIntervalSince1970
+        let accepted = try Tool.capture("ip", ["netns", "exec", namespace, Tool.jacktap, "--inputs", "1", "--link",
+                                               "--duration", "1", "--quiet"], environment: server.environment)
+        XCTAssertEqual(accepted.status, 0, accepted.stderr)
+        XCTAssertTrue(waitFor { datagrams() > 0 }, "the accepted jacktap's Link datagrams were heard")
+        // The listener reads in arrival order, so once it has logged the accepted run's datagrams it has logged
+        // any the refused runs sent before them: every one heard is stamped after the refused runs ended.
+        let stamps = try String(contentsOfFile: heard, encoding: .utf8).split(separator: "\n")
+            .compactMap { $0.split(separator: " ").first.flatMap { Double($0) } }
+        XCTAssertEqual(stamps.filter { $0 < refusedEnded }, [], "Link datagrams from a refused jacktap")
     }
 
     func testFollowingReportsTheSessionsTempoAndChangesNothing() throws {

@@ -82,7 +82,6 @@ final class MidiClockTests: XCTestCase {
             (["--inputs", "2", "--midi-clock", "--beat-source", "in_2", "--music", "in_2=none"], "no rhythm analysis"),
             (["--inputs", "1", "--midi-notes", "--music", "in_1=rhythm"], "--note-source in_1 has no pitch analysis"),
             (["--inputs", "1", "--midi-notes", "--note-source", "in_2"], "--note-source in_2: jacktap has 1 input"),
-            (["--inputs", "1", "--link", "--beat-source", "in_3"], "--beat-source in_3: jacktap has 1 input"),
         ]
         for (arguments, message) in cases {
             let run = try Tool.capture(Tool.jacktap, arguments + ["--duration", "1", "--quiet"],
