@@ -33,6 +33,11 @@ final class OS2LTests: XCTestCase {
 
     /// jacktap tapping jack-play's loop for `seconds` of audio with `arguments`; its --json lines.
     func runOnLoop(seconds: Int, _ arguments: [String]) throws -> [[String: Any]] {
+        try runOnLoopSaying(seconds: seconds, arguments + ["--quiet"]).lines
+    }
+
+    /// The same, and what jacktap said on stderr (`--quiet` is not implied).
+    func runOnLoopSaying(seconds: Int, _ arguments: [String]) throws -> (lines: [[String: Any]], stderr: String) {
         let server = try privateServer(rate: 48_000, period: 256)
         let path = Tool.temporaryPath("garzul-os2l.wav")
         defer { unlink(path) }
@@ -40,10 +45,10 @@ final class OS2LTests: XCTestCase {
                                  "repeat", "4"])
         _ = try background("jack-play", [path], server: server)
         let player = try waitForAnyPort(prefix: "jack-play", server: server)
-        let run = try Tool.capture(Tool.jacktap, [player, "--duration", String(seconds), "--json", "--quiet"] + arguments,
+        let run = try Tool.capture(Tool.jacktap, [player, "--duration", String(seconds), "--json"] + arguments,
                                    environment: server.environment)
         XCTAssertEqual(run.status, 0, run.stderr)
-        return jsonLines(run.stdout)
+        return (jsonLines(run.stdout), run.stderr)
     }
 
     func testOneMessagePerBeatInOrderWithTheTrackersTempoAcrossAReceiverRestart() throws {
@@ -86,10 +91,24 @@ final class OS2LTests: XCTestCase {
 
     func testAReceiverThatStopsReadingNeverHoldsUpTheAnalysis() throws {
         let (port, _) = try receiver(["--no-read"])
-        let lines = try runOnLoop(seconds: 20, ["--os2l", "127.0.0.1:\(port)", "--rate", "30"])
-        // Every tick of 20 s at 30 per second came out, and the beats went on.
-        XCTAssertEqual(tickLines(lines).count, 600, accuracy: 1)
-        XCTAssertGreaterThan(lines.filter { $0["event"] as? String == "beat" }.count, 25)
+        let run = try runOnLoopSaying(seconds: 20, ["--os2l", "127.0.0.1:\(port)", "--rate", "30"])
+        // Every tick of 20 s at 30 per second came out, the beats went on, and no period went unanalysed.
+        XCTAssertEqual(tickLines(run.lines).count, 600, accuracy: 1)
+        XCTAssertGreaterThan(run.lines.filter { $0["event"] as? String == "beat" }.count, 25)
+        XCTAssertFalse(run.stderr.contains("fell behind"), run.stderr)
+    }
+
+    func testAReceiverThatNeverAnswersNeverHoldsUpTheAnalysis() throws {
+        // Every connection attempt hangs until the sender's own timeout (1 s), again and again: were a
+        // connect made on the analysis thread, it would stall a second per beat and the ring would overflow.
+        let (port, _) = try receiver(["--never-answer"])
+        let run = try runOnLoopSaying(seconds: 12, ["--os2l", "127.0.0.1:\(port)", "--rate", "30"])
+        XCTAssertEqual(tickLines(run.lines).count, 360, accuracy: 1)
+        XCTAssertGreaterThan(run.lines.filter { $0["event"] as? String == "beat" }.count, 15)
+        XCTAssertFalse(run.stderr.contains("fell behind"), run.stderr)
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("OS2L") }
+        XCTAssertEqual(said.count, 1, "the hung receiver is reported once: \(said)")
+        XCTAssertTrue(said.first?.contains("timed out") ?? false, "\(said)")
     }
 
     func testAMalformedTargetIsRefused() throws {

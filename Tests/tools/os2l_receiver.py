@@ -3,12 +3,14 @@
 JSON message it reads as a line to OUT, with the connection's number and how many messages came in the same
 read (QLC+ parses one read as one JSON document, so a message must arrive alone).
 
-usage: os2l_receiver.py PORTFILE OUT [--restart-after N --down SECONDS] [--no-read]
+usage: os2l_receiver.py PORTFILE OUT [--restart-after N --down SECONDS] [--no-read] [--never-answer]
   PORTFILE       the bound port is written here once listening (the port is kept across restarts)
   --restart-after N --down S
                  after N messages, close the connection and the listener (the receiver "restarts"), and
                  listen again on the same port S seconds later
   --no-read      accept, then never read (a stalled receiver), with a small receive buffer
+  --never-answer a listener that never accepts, its accept queue filled by connections of its own, so the
+                 kernel leaves every further connection attempt unanswered (a hung host: connect blocks)
 Runs until killed.
 """
 import json
@@ -34,9 +36,32 @@ def main():
     no_read = "--no-read" in args
     server = listen(0)
     port = server.getsockname()[1]
+    if "--never-answer" in args:
+        # Linux queues backlog + 1 connections; beyond that it drops a SYN rather than refuse it.
+        server.listen(0)
+        fillers = []
+        for _ in range(2):
+            filler = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            filler.setblocking(False)
+            try:
+                filler.connect(("127.0.0.1", port))
+            except BlockingIOError:
+                pass
+            fillers.append(filler)
+        time.sleep(0.2)
+        probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        probe.settimeout(0.5)
+        try:
+            probe.connect(("127.0.0.1", port))
+            sys.exit("os2l_receiver: the accept queue did not fill; a connection was answered")
+        except socket.timeout:
+            pass
+        probe.close()
     with open(port_file + ".tmp", "w") as f:
         f.write(str(port))
     os.rename(port_file + ".tmp", port_file)
+    while "--never-answer" in args:
+        time.sleep(3600)
     out = open(out_path, "a", buffering=1)
     decoder = json.JSONDecoder()
     connection_number = 0
