@@ -206,6 +206,17 @@ extension XCTestCase {
         try waitForPort("e2e-tone:out_1", server: server)
     }
 
+    /// A network namespace with only loopback, up, and multicast routed to it (Link finds its peers by
+    /// multicast, which must not leave the machine), deleted when the test ends.
+    func loopbackNamespace() throws -> String {
+        let name = "jacktap-link-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+        _ = try Tool.run("ip", ["netns", "add", name])
+        addTeardownBlock { _ = try? Tool.run("ip", ["netns", "delete", name]) }
+        _ = try Tool.run("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"])
+        _ = try Tool.run("ip", ["netns", "exec", name, "ip", "route", "add", "224.0.0.0/4", "dev", "lo"])
+        return name
+    }
+
     /// Starts `tool` in the background (with `server`'s environment when given) and stops and reaps it when the
     /// test ends, whether it passed, failed or threw.
     func background(_ tool: String, _ arguments: [String], server: PrivateJackServer? = nil,

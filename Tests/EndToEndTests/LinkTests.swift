@@ -7,16 +7,6 @@ import XCTest
 /// machine), while jack-play plays a recorded loop (Sonic Pi's garzul, 120 BPM) into a private jackd outside it
 /// (JACK talks through the file system, which the namespace shares).
 final class LinkTests: XCTestCase {
-    /// A network namespace with loopback up and multicast routed to it, deleted when the test ends.
-    func loopbackNamespace() throws -> String {
-        let name = "jacktap-link-\(getpid())-\(Int.random(in: 0..<1_000_000))"
-        _ = try Tool.run("ip", ["netns", "add", name])
-        addTeardownBlock { _ = try? Tool.run("ip", ["netns", "delete", name]) }
-        _ = try Tool.run("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"])
-        _ = try Tool.run("ip", ["netns", "exec", name, "ip", "route", "add", "224.0.0.0/4", "dev", "lo"])
-        return name
-    }
-
     struct Outcome {
         var peer: [String: Any]
         var stderr: String
