@@ -37,6 +37,8 @@ public final class OS2LSender: @unchecked Sendable {
     static let connectTimeout = 1.0
     static let sendTimeout = 0.5
     static let staleSeconds = 1.0
+    /// The longest a connect and a send can take, and a margin.
+    static let stopSeconds = connectTimeout + sendTimeout + 0.5
     /// Beats held while the receiver is away: more than `staleSeconds` of any tempo in the range.
     static let capacity = 16
 
@@ -65,9 +67,13 @@ public final class OS2LSender: @unchecked Sendable {
         worker.start { [self] in run() }
     }
 
-    /// Stops the thread (after the message it may be sending) and closes the connection.
+    /// Stops the thread (after the message it may be sending) and closes the connection, waiting at most
+    /// `stopSeconds`: a receiver's name whose lookup hangs (an unreachable DNS server: glibc waits 5 s a try)
+    /// must not hold up jacktap's exit. A thread still in the lookup is left to end with the process.
     public func stop() {
-        worker.stop(wake: { wake.signal() })
+        if !worker.stop(wake: { wake.signal() }, waitingAtMost: Self.stopSeconds) {
+            say("OS2L: gave up waiting for the lookup of \(host)")
+        }
     }
 
     /// Hands a beat over (any thread; returns at once).

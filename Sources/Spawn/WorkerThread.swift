@@ -33,9 +33,23 @@ public final class WorkerThread: Sendable {
     /// Asks the body to finish, calls `wake` (to unblock a wait it may be in) and waits until the body has
     /// returned. Safe to call twice, and when the thread was never started.
     public func stop(wake: () -> Void = {}) {
-        guard started.load(ordering: .acquiring), !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard requestStop(wake: wake) else { return }
+        finished.wait()
+    }
+
+    /// The same, waiting at most `seconds` for a body that may be inside a call nothing can interrupt (a name
+    /// lookup: glibc's resolver waits out its own timeouts, 5 s a try). False when the body is still running;
+    /// it ends on its own later, or with the process.
+    @discardableResult
+    public func stop(wake: () -> Void = {}, waitingAtMost seconds: Double) -> Bool {
+        guard requestStop(wake: wake) else { return true }
+        return finished.wait(timeout: .now() + seconds) == .success
+    }
+
+    private func requestStop(wake: () -> Void) -> Bool {
+        guard started.load(ordering: .acquiring), !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return false }
         stopRequested.store(true, ordering: .releasing)
         wake()
-        finished.wait()
+        return true
     }
 }

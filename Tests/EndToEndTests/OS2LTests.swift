@@ -111,6 +111,32 @@ final class OS2LTests: XCTestCase {
         XCTAssertTrue(said.first?.contains("timed out") ?? false, "\(said)")
     }
 
+    func testAReceiverNameWhoseLookupHangsDoesNotHoldUpTheExit() throws {
+        // A namespace whose resolver asks a DNS server that never answers (a socket on 127.0.0.1:53 that reads
+        // nothing), each try for 30 s: getent, asking for the same name there, is still waiting when jacktap,
+        // given 2 s of audio, has exited.
+        let namespace = try loopbackNamespace()
+        let etc = "/etc/netns/\(namespace)"
+        try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: etc) }
+        try "nameserver 127.0.0.1\noptions timeout:30 attempts:1\n".write(toFile: etc + "/resolv.conf", atomically: true,
+                                                                          encoding: .utf8)
+        let bound = Tool.temporaryPath("silent-dns.out")
+        addTeardownBlock { unlink(bound) }
+        _ = try background("ip", ["netns", "exec", namespace, "python3", "-c",
+            "import socket, time; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('127.0.0.1', 53)); "
+            + "print('bound', flush=True); time.sleep(3600)"], stdoutPath: bound)
+        XCTAssertTrue(waitFor { (try? String(contentsOfFile: bound, encoding: .utf8))?.contains("bound") ?? false },
+                      "the silent DNS server is bound")
+        let server = try privateServer(rate: 48_000, period: 256)
+        let lookup = try background("ip", ["netns", "exec", namespace, "getent", "hosts", "desk.test"])
+        let run = try Tool.capture("ip", ["netns", "exec", namespace, Tool.jacktap, "--inputs", "1", "--os2l",
+                                          "desk.test:9996", "--duration", "2"], environment: server.environment)
+        XCTAssertTrue(lookup.isRunning, "jacktap exited while the name's lookup still hung")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("OS2L: gave up waiting for the lookup of desk.test"), run.stderr)
+    }
+
     func testAMalformedTargetIsRefused() throws {
         for target in ["qlc", "qlc:", ":9996", "qlc:70000"] {
             let run = try Tool.capture(Tool.jacktap, ["--inputs", "1", "--os2l", target])
