@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport", "TestSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC"]),
-        .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC"]),
+        .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC", "ToolSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC"]),
         .testTarget(name: "MeterBridgeTests", dependencies: ["MeterBridge"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "OSC", "ToolSupport"]),

@@ -65,8 +65,13 @@ public enum Tool {
     }
 
     /// A free UDP port on 127.0.0.1 (bound, read, closed).
-    public static func freeUDPPort() -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    public static func freeUDPPort() -> UInt16 { freePort(type: SOCK_DGRAM) }
+
+    /// A free TCP port on 127.0.0.1 (bound, read, closed): nothing listens there, so a connection is refused.
+    public static func freeTCPPort() -> UInt16 { freePort(type: SOCK_STREAM) }
+
+    private static func freePort(type: __socket_type) -> UInt16 {
+        let fd = socket(AF_INET, Int32(type.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

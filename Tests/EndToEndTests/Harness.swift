@@ -217,6 +217,15 @@ extension XCTestCase {
         return name
     }
 
+    /// jack-play playing `path` on `server` until the test ends, connected to `input` when one is given; its port.
+    @discardableResult
+    func play(_ path: String, server: PrivateJackServer, into input: String? = nil) throws -> String {
+        _ = try background("jack-play", [path], server: server)
+        let player = try waitForAnyPort(prefix: "jack-play", server: server)
+        if let input { _ = try Tool.runJackClient("jack_connect", [player, input], environment: server.environment) }
+        return player
+    }
+
     /// Starts `tool` in the background (with `server`'s environment when given) and stops and reaps it when the
     /// test ends, whether it passed, failed or threw.
     func background(_ tool: String, _ arguments: [String], server: PrivateJackServer? = nil,

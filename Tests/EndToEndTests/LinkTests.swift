@@ -30,8 +30,7 @@ final class LinkTests: XCTestCase {
         var port: String?
         _ = waitFor { port = try? String(contentsOfFile: portFile, encoding: .utf8); return port != nil }
         let oscPort = try XCTUnwrap(port, "the peer listens")
-        _ = try background("jack-play", [path], server: server)
-        let player = try waitForAnyPort(prefix: "jack-play", server: server)
+        let player = try play(path, server: server)
         let run = try Tool.capture("ip", ["netns", "exec", namespace, Tool.jacktap, player, "--duration", String(seconds),
                                           "--osc", "127.0.0.1:\(oscPort)", "--json"] + arguments,
                                   environment: server.environment)

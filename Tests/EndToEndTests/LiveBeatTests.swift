@@ -13,8 +13,7 @@ final class LiveBeatTests: XCTestCase {
         let path = Tool.temporaryPath("loop-120.wav")
         defer { unlink(path) }
         try WAVWriter.write(path, sampleRate: 48_000, channels: [loop.render()])
-        _ = try background("jack-play", [path], server: server)
-        let player = try waitForAnyPort(prefix: "jack-play", server: server)
+        let player = try play(path, server: server)
 
         let python = try Receiver(.pythonOSC)
         let run = try Tool.capture(Tool.jacktap, [player, "--osc", "127.0.0.1:\(python.port)", "--duration", "7",

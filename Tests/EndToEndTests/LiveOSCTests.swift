@@ -67,8 +67,7 @@ final class LiveOSCTests: XCTestCase {
         try Tool.run("sox", ["-n", "-r", "48000", "-b", "24", path, "synth", "20", "sine", "523.25", "gain", "-12"])
         let file = jsonLines(try Tool.run(Tool.jacktap, ["analyze", path, "--json"]))
         // jack-play (jack-tools) plays the same file into the server; jacktap taps it.
-        _ = try background("jack-play", [path], server: server)
-        let player = try waitForAnyPort(prefix: "jack-play", server: server)
+        let player = try play(path, server: server)
         let live = try Tool.capture(Tool.jacktap, [player, "--json", "--duration", "2"], environment: server.environment)
         XCTAssertEqual(live.status, 0, live.stderr)
         let liveLines = jsonLines(live.stdout).dropFirst(20)

@@ -26,9 +26,7 @@ final class MidiClockTests: XCTestCase {
                                                     "--quiet"], server: server, stdoutPath: jsonOut, stderrPath: errOut)
         try waitForPort("jacktap:clock", server: server)
         _ = try Tool.runJackClient("jack_connect", ["jacktap:clock", "clockdump:input"], environment: server.environment)
-        _ = try background("jack-play", [path], server: server)
-        let player = try waitForAnyPort(prefix: "jack-play", server: server)
-        _ = try Tool.runJackClient("jack_connect", [player, "jacktap:in_1"], environment: server.environment)
+        try play(path, server: server, into: "jacktap:in_1")
         let status = jacktap.wait(timeout: 4 * eventTimeout)
         XCTAssertEqual(status, 0, "jacktap ends after 48 s of audio: "
                        + ((try? String(contentsOfFile: errOut, encoding: .utf8)) ?? ""))

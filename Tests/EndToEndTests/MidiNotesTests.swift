@@ -24,9 +24,7 @@ final class MidiNotesTests: XCTestCase {
                                      server: server, stderrPath: errOut)
         try waitForPort("jacktap:notes", server: server)
         _ = try Tool.runJackClient("jack_connect", ["jacktap:notes", "notedump:input"], environment: server.environment)
-        _ = try background("jack-play", [path], server: server)
-        let player = try waitForAnyPort(prefix: "jack-play", server: server)
-        _ = try Tool.runJackClient("jack_connect", [player, "jacktap:in_1"], environment: server.environment)
+        try play(path, server: server, into: "jacktap:in_1")
         XCTAssertEqual(jacktap.wait(timeout: 4 * eventTimeout), 0,
                        (try? String(contentsOfFile: errOut, encoding: .utf8)) ?? "")
         // Lines such as "  91904: 90 3c 60 note on  (channel  0): pitch  60, velocity  96".

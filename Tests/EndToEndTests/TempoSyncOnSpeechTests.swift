@@ -47,9 +47,7 @@ final class TempoSyncOnSpeechTests: XCTestCase {
                                             "--json"], server: server, stdoutPath: jsonOut, stderrPath: errOut)
         try waitForPort("jacktap:clock", server: server)
         _ = try Tool.runJackClient("jack_connect", ["jacktap:clock", "speechdump:input"], environment: server.environment)
-        _ = try background("jack-play", [path], server: server)
-        let player = try waitForAnyPort(prefix: "jack-play", server: server)
-        _ = try Tool.runJackClient("jack_connect", [player, "jacktap:in_1"], environment: server.environment)
+        try play(path, server: server, into: "jacktap:in_1")
         let said = { (try? String(contentsOfFile: errOut, encoding: .utf8)) ?? "" }
         XCTAssertEqual(jacktap.wait(timeout: 4 * eventTimeout), 0, said())
         XCTAssertNotNil(peer.wait(timeout: eventTimeout), "the Link peer ends after its time")

@@ -1,5 +1,6 @@
 import Foundation
 import Output
+import ToolSupport
 import XCTest
 
 /// The OS2L beat message as the OS2L protocol document writes it (`{"evt":"beat","change":false,"pos":N,
@@ -30,20 +31,7 @@ final class OS2LSenderTests: XCTestCase {
     /// A receiver that is not there: the beats handed over are dropped, none waits to be flashed late, and
     /// `send` returns at once whatever the network does.
     func testBeatsForAReceiverThatIsDownAreDroppedNotHeld() throws {
-        // A port nothing listens on: bound and closed again, so connecting is refused.
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                _ = bind(probe, $0, length)
-                _ = getsockname(probe, $0, &length)
-            }
-        }
-        close(probe)
-        let port = UInt16(bigEndian: address.sin_port)
+        let port = Tool.freeTCPPort()
         let said = LockedLines()
         let sender = OS2LSender(host: "127.0.0.1", port: port) { said.append($0) }
         sender.start()
