@@ -39,14 +39,23 @@ public final class RhythmTracker {
     /// Onsets picked since the music last started.
     private var onsetsHeard = 0
     /// Whether, since the tracker last locked, the onsets have repeated at a bar of its tempo
-    /// (`pulseRepetition`): what the tempo-sync outputs wait for.
+    /// (`pulseRepetition`) at `pulseBeatsNeeded` announced beats in a row: what the tempo-sync outputs wait for.
     private var pulseConfirmed = false
-    /// The bar repetition (`barRepetition`) that confirms a pulse. Read at every beat the tracker announced
-    /// (a one-off probe on 2026-11-24, not kept as a command): speech (espeak-ng, 46 s, which the tracker
-    /// locks onto at syllable rate) read 0.17 / 0.24 / 0.28 at its 10th / 50th / 90th percentiles; every item
-    /// of the real-recording corpus (eval/out/real-v1) had its median at 0.52 or above (drum kits, loops,
-    /// tabla, GM pieces through their tempo changes).
+    /// Announced beats in a row, since the lock, at which the bar repetition held `pulseRepetition`.
+    private var pulseBeats = 0
+    /// The bar repetition (`barRepetition`) that counts a beat towards a pulse. Read at every beat the tracker
+    /// announced (a one-off probe on 2026-11-24, not kept as a command): speech (espeak-ng, 46 s, which the
+    /// tracker locks onto at syllable rate) read 0.17 / 0.24 / 0.28 at its 10th / 50th / 90th percentiles;
+    /// every item of the real-recording corpus (eval/out/real-v1) had its median at 0.52 or above (drum
+    /// kits, loops, tabla, GM pieces through their tempo changes).
     static let pulseRepetition: Float = 0.4
+    /// A bar of 4 beats in a row. Speech does reach 0.4 now and then: a second probe (2026-11-25, three
+    /// espeak-ng paragraphs in two languages, each three times over, behind 0 to 1.5 s of silence: 21
+    /// runs) read up to 0.43 on single frames, and a pulse confirmed on the first frame over 0.4 clocked 4 of
+    /// the 21 runs (and a live test of speech once); at announced beats it never held 0.4 twice in a row (0.35
+    /// twice at most). Four in a row confirmed every item of the real corpus, 3.1 s after its first beat at
+    /// the median and 6.3 s at the most (against 1.2 and 3.4 s for a single beat).
+    static let pulseBeatsNeeded = 4
     /// Beats since the first announced one (skipped ones included), and the newest one's stream frame.
     private var beatIndex = 0
     private var previousBeatFrame = 0
@@ -198,10 +207,13 @@ public final class RhythmTracker {
         }
         if !beats.locked {
             pulseConfirmed = false
-        } else if !pulseConfirmed && model.barRepetition >= Self.pulseRepetition {
-            pulseConfirmed = true
+            pulseBeats = 0
         }
         if let beat = beats.due(now: now, hop: framing.hop, lead: lead) {
+            if !pulseConfirmed {
+                pulseBeats = model.barRepetition >= Self.pulseRepetition ? pulseBeats + 1 : 0
+                pulseConfirmed = pulseBeats >= Self.pulseBeatsNeeded
+            }
             // Beats are indexed by time, not by count: a beat the tracker skipped (or a phase jump) still
             // moves the bar on by the beats that passed.
             let period = beats.periodSamples
@@ -300,6 +312,7 @@ public final class RhythmTracker {
         pendingSize = 0
         frameCount = 0
         pulseConfirmed = false
+        pulseBeats = 0
         partialBass = 0
         musicStart = nil
         onsetsHeard = 0

@@ -122,6 +122,32 @@ final class MidiClockSchedulerTests: XCTestCase {
         XCTAssertEqual(events, [], "no Start, no clock on speech (\(beats.count) beats announced, \(grids) polls with a grid)")
     }
 
+    func testSpeechWhoseBarRepetitionTouchesThePulseForAMomentStartsNoClock() throws {
+        // An announcement read three times over, behind the lengths of silence at which its bar repetition
+        // crossed 0.4 on single frames (and, behind 0.75 s, at one announced beat): a pulse confirmed on one
+        // frame clocked all four; confirmed at four beats in a row, none.
+        let path = Tool.temporaryPath("announcement.wav")
+        defer { unlink(path) }
+        _ = try Tool.run("espeak-ng", ["-v", "en-us", "-s", "140", "-w", path, """
+            Ladies and gentlemen, please take your seats. The performance will begin in five minutes. Mobile \
+            phones should be switched off, and photography is not permitted during the show. Thank you, and \
+            enjoy the evening.
+            """])
+        let reader = try SoundFileReader(path: path)
+        let speech = readAll(reader)
+        let rate = reader.sampleRate
+        for silence in [0.0, 0.75, 1.0, 1.5] {
+            var grids = 0
+            let run = analyseWithEvents([[Float](repeating: 0, count: Int(silence * rate)) + speech + speech + speech],
+                                        sampleRate: rate, period: 256, config: AnalysisConfig()) { engine, _ in
+                if engine.beatGrid(port: 0) != nil { grids += 1 }
+            }
+            let beats = run.outputs.filter { if case .event(let e) = $0, case .beat = e.kind { true } else { false } }
+            XCTAssertGreaterThan(beats.count, 20, "the tracker locked onto the syllables (behind \(silence) s)")
+            XCTAssertEqual(grids, 0, "no beat grid for the clock behind \(silence) s of silence")
+        }
+    }
+
     func testOnARecordedLoopEveryBeatsFirstClockIsWithinFiveMillisecondsOfTheAnnouncedBeat() throws {
         // Sonic Pi's garzul loop (8 s, sixteen beats of 120 BPM), three times, through the whole analysis in
         // 256-frame periods; the clock driven after every poll, as the live analysis thread does.
