@@ -4,8 +4,8 @@ import OSC
 
 /// `--json` output: one line per tick, keyed like the OSC paths, and a final summary line.
 ///
-/// `{"t": 1.234, "in_1": {"peak": -6.021, "rms": -9.031, "level": 0.849, "bands": [...], "pitch": {"t": 1.2213,
-/// "hz": 440.0, "confidence": 0.998, "voiced": true}, "note": ["A4", 69, 0.3], "tempo": null, "phase": null}}`.
+/// `{"t": 1.2340, "in_1": {"peak": -6.021, "rms": -9.031, "level": 0.8490, "bands": [...], "pitch": {"t": 1.2213,
+/// "hz": 440.00, "confidence": 0.998, "voiced": true}, "note": ["A4", 69, 0.3], "tempo": null, "phase": null}}`.
 /// `"pitch": null` in silence; an unvoiced pitch keeps its candidate with `"voiced": false` (OSC sends nothing
 /// for it); `"note": null` when no note is named; `tempo` and `phase` are null until the beat tracker locks.
 /// Events are lines of their own (see `line(for: AnalysisEvent)`). dB values are floored at -200 like on the wire.
@@ -71,9 +71,9 @@ public enum JSONLines {
         return out.text
     }
 
-    /// One event as a JSON line: `{"t": 12.345, "port": "in_1", "event": "beat", "count": 17, "bpm": 120.0,
-    /// "bar": 5, "beat_in_bar": 1, "beats_per_bar": 4, "reported": 12.335}` or `{"t": …, "port": …,
-    /// "event": "onset", "strength": 0.8, "reported": …}`.
+    /// One event as a JSON line: `{"t": 12.3450, "port": "in_1", "event": "beat", "count": 17, "bpm": 120.00,
+    /// "bar": 5, "beat_in_bar": 1, "beats_per_bar": 4, "reported": 12.3350}` or `{"t": …, "port": …,
+    /// "event": "onset", "strength": 0.800, "reported": …}`.
     public static func line(for event: AnalysisEvent) -> String {
         var out = JSONText(capacity: 160)
         out.raw("{\"t\": ")
