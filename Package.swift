@@ -67,9 +67,9 @@ let package = Package(
         .target(name: "TestSupport"),
         // Test-only: starts private JACK servers (jack/private-server) and runs reference tools.
         .target(name: "ToolSupport", dependencies: ["Spawn"]),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport", "ToolSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport", "TestSupport"]),
-        .testTarget(name: "OSCTests", dependencies: ["OSC"]),
+        .testTarget(name: "OSCTests", dependencies: ["OSC", "ToolSupport"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC", "ToolSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC"]),
         .testTarget(name: "MeterBridgeTests", dependencies: ["MeterBridge"]),

@@ -1,4 +1,5 @@
 import DSP
+import ToolSupport
 import XCTest
 
 final class TapKernelTests: XCTestCase {

@@ -1,5 +1,6 @@
-import Testing
 @testable import OSC
+import Testing
+import ToolSupport
 
 /// The decoder must survive anything a network can deliver: it either throws an ``OSCDecodeError`` or
 /// returns a packet whose encoding decodes again to the same bytes. A crash (trap, overflow, huge

@@ -1,6 +1,7 @@
 import Analysis
 import DSP
 import Foundation
+import ToolSupport
 
 /// Readings of every kind `--json` writes, with values chosen to be awkward for a number formatter: ties of the
 /// decimal grid and their neighbours, exact binary ties (k / 2^m), small values that round to a signed zero, -0,

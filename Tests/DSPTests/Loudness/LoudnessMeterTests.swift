@@ -1,5 +1,6 @@
 import DSP
 import TestSupport
+import ToolSupport
 import XCTest
 
 final class LoudnessMeterTests: XCTestCase {

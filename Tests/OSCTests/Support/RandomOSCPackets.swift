@@ -1,4 +1,5 @@
 @testable import OSC
+import ToolSupport
 
 /// Random well-formed packets using every OSC 1.0 type tag, nested arrays and nested bundles: the valid
 /// half of the decoder's round-trip and fuzz tests. No NaN floats, so packets compare equal after a
