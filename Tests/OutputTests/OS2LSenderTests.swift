@@ -1,5 +1,6 @@
 import Foundation
 import Output
+import Synchronization
 import ToolSupport
 import XCTest
 
@@ -46,9 +47,8 @@ final class OS2LSenderTests: XCTestCase {
 }
 
 /// Lines said by the sender's thread, read by the test's.
-final class LockedLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines = [String]()
-    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+final class LockedLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }

@@ -15,6 +15,7 @@ Runs until killed.
 """
 import json
 import os
+import select
 import socket
 import sys
 import time
@@ -34,9 +35,10 @@ def main():
     restart_after = int(args[args.index("--restart-after") + 1]) if "--restart-after" in args else None
     down = float(args[args.index("--down") + 1]) if "--down" in args else 0.0
     no_read = "--no-read" in args
+    never_answer = "--never-answer" in args
     server = listen(0)
     port = server.getsockname()[1]
-    if "--never-answer" in args:
+    if never_answer:
         # Linux queues backlog + 1 connections; beyond that it drops a SYN rather than refuse it.
         server.listen(0)
         fillers = []
@@ -48,7 +50,11 @@ def main():
             except BlockingIOError:
                 pass
             fillers.append(filler)
-        time.sleep(0.2)
+        # A filler is writable once its handshake is done, that is, once it sits in the accept queue; the queue
+        # then holds all it can, and the other filler's attempt hangs as jacktap's will.
+        _, connected, _ = select.select([], fillers, [], 10)
+        if not connected:
+            sys.exit("os2l_receiver: no connection of its own reached the accept queue")
         probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         probe.settimeout(0.5)
         try:
@@ -60,7 +66,7 @@ def main():
     with open(port_file + ".tmp", "w") as f:
         f.write(str(port))
     os.rename(port_file + ".tmp", port_file)
-    while "--never-answer" in args:
+    while never_answer:
         time.sleep(3600)
     out = open(out_path, "a", buffering=1)
     decoder = json.JSONDecoder()
