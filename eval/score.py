@@ -112,3 +112,13 @@ def lock_time(ref, est_times, est_reported):
         if run[0] is not None and run == list(range(run[0], run[0] + LOCK_RUN)):
             return max(0.0, pairs[i][1] - ref[0])
     return None
+
+
+def beats_until_followed(ref, est, change):
+    """True beats from the change on until 4 in a row each have an estimate within 70 ms (None: never)."""
+    est = np.asarray(est)
+    hit = [len(est) > 0 and np.min(np.abs(est - r)) <= BEAT_WINDOW for r in ref[change:]]
+    for k in range(len(hit) - 3):
+        if all(hit[k:k + 4]):
+            return k
+    return None

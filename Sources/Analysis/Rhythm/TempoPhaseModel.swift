@@ -16,7 +16,9 @@ import Foundation
 ///   within ±0.6 octave (eval/real, 28 items): ε = 1e-6 followed the step after 4 beats instead of 6 and took
 ///   beat F from 0.948 to 0.912 (Sonic Pi's loops 0.974 → 0.890); 1e-5, 1e-4 and 1e-3 still needed 4 beats
 ///   and read 0.897, 0.885 and 0.857: a syncopated groove's off-beat accents look like a new tempo for a beat
-///   or two, exactly as long as a real step does;
+///   or two, exactly as long as a real step does. A step is instead spotted from what the music did a bar
+///   earlier and what it stopped doing (`TempoStepDetector`), and the model gets a share of its belief on a beat
+///   of the new tempo at the second beat of it (`stepShare`), which it then weighs like any other;
 /// - an observation: the first `beatFrames` positions of a beat are "beat" states and see the activation a
 ///   (0…1) with likelihood a, the others with (1 - a) · n/(1 - n), n = `neutralActivation`. madmom marks the
 ///   first 1/16 of a beat and takes n = 1/16, which suits its network's activation, a bump some 50 ms wide.
@@ -81,6 +83,8 @@ final class TempoPhaseModel {
     /// The bar-length evidence (`BarPeriodicity`), each block's score from it and the weight it puts on
     /// entering each block.
     private let bars: BarPeriodicity
+    /// Step changes of tempo, which the transitions alone follow only after some six beats.
+    private let steps: TempoStepDetector
     private let barScore: UnsafeMutablePointer<Float>
     private let barWeight: UnsafeMutablePointer<Float>
     private var framesSinceBarUpdate = 0
@@ -132,6 +136,7 @@ final class TempoPhaseModel {
         blockMass.initialize(repeating: 0, count: blockCount)
         entering = .allocate(capacity: blockCount)
         bars = BarPeriodicity(frameRate: frameRate, shortestPeriod: shortestPeriod, longestPeriod: longestPeriod)
+        steps = TempoStepDetector(longestPeriod: longestPeriod)
         barScore = .allocate(capacity: blockCount)
         barScore.initialize(repeating: 0, count: blockCount)
         barWeight = .allocate(capacity: blockCount)
@@ -223,11 +228,24 @@ final class TempoPhaseModel {
     /// repeats its bars, speech and noise do not.
     var barRepetition: Float { bestPeriod > 0 ? bars.score(period: bestPeriod) : 0 }
 
+    /// What a step (`TempoStepDetector`) puts on a beat of the new period at this frame: 0.3 of the belief's
+    /// mass. The model still weighs it against the old tempo from the next frame on; 0.1 left the steps of 100 →
+    /// 130 and 100 → 120 BPM a beat later, the whole mass (1) announced some new beats only as they sounded.
+    static let stepShare: Float = 0.3
+
+    /// Adds `stepShare` of the belief to position 0 (this frame is a beat) of the block of `period` frames.
+    private func enterBeat(period: Int) {
+        let total = VectorLoops.sum(probability, count: stateCount)
+        let k = period - shortestPeriod
+        probability[blockStart[k] + head[k]] += total * Self.stepShare
+    }
+
     /// Back to the starting belief: any tempo (as preferred), any phase.
     func reset() {
         probability.update(from: initial, count: stateCount)
         for k in 0..<blockCount { head[k] = 0 }
         bars.reset()
+        steps.reset()
         barWeight.update(repeating: 1, count: blockCount)
         framesSinceBarUpdate = 0
         bestPeriod = 0
@@ -269,6 +287,10 @@ final class TempoPhaseModel {
                 base[slot] *= ratio
                 slot = slot + 1 == period ? 0 : slot + 1
             }
+        }
+        if let newPeriod = steps.observe(activation: activation, period: bestPeriod, position: bestPosition,
+                                         shortestPeriod: shortestPeriod, longestPeriod: longestPeriod) {
+            enterBeat(period: newPeriod)
         }
         let sum = VectorLoops.sum(probability, count: stateCount)
         guard sum > 0, sum.isFinite else {

@@ -166,17 +166,22 @@ final class BeatTrackingTests: XCTestCase {
     }
 
     func testATempoStepIsFollowedNotAveragedAway() {
-        // 16 beats at 100 BPM, then 130. The model keeps its tempo until the evidence of the new one outweighs
-        // the cost of the change (30 nats at λ = 100): three of the first four beats after the step are lost,
-        // then every beat lands. (The goal is two; a cheaper jump between distant tempi got there but made the
-        // tracker leave syncopated grooves it had right, see TempoPhaseModel.)
-        let map = [Double](repeating: 100, count: 16) + [130]
-        let loop = DrumLoop(tempoMap: map, sampleRate: 48_000, seconds: 24, firstBeat: 0.2)
-        let run = RhythmRun(loop.render(), sampleRate: 48_000)
-        let after = hits(run, loop, from: 16)
-        let settled = try! XCTUnwrap((0..<(after.count - 8)).first { after[$0..<($0 + 8)].allSatisfy { $0 } })
-        XCTAssertLessThanOrEqual(settled, 4, "beats after the step until eight in a row land: \(after)")
-        XCTAssertTrue(after[settled...].allSatisfy { $0 }, "\(after)")
-        XCTAssertEqual(Double(run.beats.last!.bpm), 130, accuracy: 130 * 0.04)
+        // 16 beats, then a step up (100 → 130 BPM) or down (120 → 90). Counted from the last beat of the old
+        // tempo: the first two beats of the new one cannot be told from a syncopation, and are lost; the step is
+        // spotted on the second (`TempoStepDetector`), and from the third every beat lands. (The model alone
+        // lost three or four of the first five.)
+        for (from, to) in [(100.0, 130.0), (120.0, 90.0)] {
+            let map = [Double](repeating: from, count: 16) + [to]
+            let loop = DrumLoop(tempoMap: map, sampleRate: 48_000, seconds: 24, firstBeat: 0.2)
+            let run = RhythmRun(loop.render(), sampleRate: 48_000)
+            let after = hits(run, loop, from: 16)
+            let settled = try! XCTUnwrap((0..<(after.count - 8)).first { after[$0..<($0 + 8)].allSatisfy { $0 } })
+            XCTAssertLessThanOrEqual(settled, 3, "\(from) → \(to): beats from the last old one until eight in a row land: \(after)")
+            XCTAssertTrue(after[settled...].allSatisfy { $0 }, "\(from) → \(to): \(after)")
+            XCTAssertEqual(Double(run.beats.last!.bpm), to, accuracy: to * 0.04)
+            for beat in run.beats {
+                XCTAssertLessThanOrEqual(beat.reportedFrame, beat.frame, "\(from) → \(to): announced before its instant")
+            }
+        }
     }
 }
