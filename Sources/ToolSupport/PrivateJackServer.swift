@@ -8,11 +8,15 @@ public final class PrivateJackServer {
 
     /// Starts `jackd -n <unique> --no-realtime -d dummy -r rate -p period` and waits until it answers;
     /// `speed` > 1 runs the dummy driver that many times faster than real time (its `-w` wait per period).
-    public init(rate: Int = 48_000, period: Int = 256, speed: Double = 1) throws {
+    /// `realTime` runs the server and its clients' process threads at real-time priority instead, so that its
+    /// clock keeps time on a loaded machine (`jack/private-server`'s JACKTAP_SERVER_REALTIME).
+    public init(rate: Int = 48_000, period: Int = 256, speed: Double = 1, realTime: Bool = false) throws {
         name = "jacktap-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         var arguments = ["start", name, String(rate), String(period)]
         if speed != 1 { arguments.append(String(Int(Double(period) / Double(rate) * 1e6 / speed))) }
-        try Tool.run(Tool.repositoryPath("jack/private-server"), arguments)
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACKTAP_SERVER_REALTIME"] = realTime ? "1" : nil
+        try Tool.run(Tool.repositoryPath("jack/private-server"), arguments, environment: environment)
     }
 
     /// A server named `name`, started (again) at `rate` and `period`: after `crash()`, the same name comes

@@ -22,6 +22,8 @@ final class Receiver {
     /// everything sent before it (one socket, one sender host: loopback keeps the order).
     static let endAddress = "/jacktap-test/end"
     let kind: Kind
+    /// SCHED_FIFO priority of oscdump: low among real-time threads (the tests' private jackd runs without any).
+    static let realTimePriority = 5
     let port = Tool.freeUDPPort()
     let process: ChildProcess
     let outputPath: String
@@ -33,7 +35,12 @@ final class Receiver {
         switch kind {
         case .oscdump:
             // -L: line-buffered, so what it printed is in the file whenever it is stopped (ecosystem.md).
-            process = try Tool.start("oscdump", ["-L", String(port)], stdoutPath: outputPath)
+            // oscdump cannot enlarge its socket's receive buffer (212 KB, some 300 datagrams), and `analyze`
+            // sends a file's thousands of messages as fast as it reads them: on a loaded machine oscdump, waiting
+            // for a core, let the kernel drop hundreds in every run. It reads at real-time priority (chrt), so
+            // that it is the sender's pace it keeps, not the machine's load.
+            process = try Tool.start("chrt", ["--fifo", String(Receiver.realTimePriority), "oscdump", "-L", String(port)],
+                                     stdoutPath: outputPath)
         case .pythonOSC:
             process = try Tool.start("python3", [Tool.repositoryPath("Tests/tools/osc_capture.py"), String(port)],
                                      stdoutPath: outputPath)
@@ -192,8 +199,8 @@ func sendEndMessage(to port: UInt16) throws {
 extension XCTestCase {
     /// A private JACK server, stopped when the test ends (after every process the test started with
     /// `background`, since teardown blocks run last-in, first-out).
-    func privateServer(rate: Int = 48_000, period: Int = 256) throws -> PrivateJackServer {
-        let server = try PrivateJackServer(rate: rate, period: period)
+    func privateServer(rate: Int = 48_000, period: Int = 256, realTime: Bool = false) throws -> PrivateJackServer {
+        let server = try PrivateJackServer(rate: rate, period: period, realTime: realTime)
         addTeardownBlock { server.stop() }
         return server
     }

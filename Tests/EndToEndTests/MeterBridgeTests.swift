@@ -107,9 +107,11 @@ final class MeterBridgeTests: XCTestCase {
         XCTAssertTrue(notes.allSatisfy { $0.first as? String == "A4" }, "--json names the same note")
         XCTAssertEqual(figures["/jacktap/status#0"], "running")
         // The page counts the ticks it has taken in: more than the snapshot it fetched first, so the figures
-        // above came through the WebSocket stream.
+        // above came through the WebSocket stream. The snapshot counts once at most (the page takes it only
+        // while no stream tick has come), so two mean at least one through the stream; how many more depends
+        // on how long a loaded machine's Chromium took to run the page (2 in one CI run, more when quiet).
         let taken = try XCTUnwrap(dom.range(of: #"data-ticks="[0-9]+""#, options: .regularExpression).map { dom[$0] })
-        XCTAssertGreaterThanOrEqual(Int(taken.dropFirst(12).dropLast()) ?? 0, 3, String(taken))
+        XCTAssertGreaterThanOrEqual(Int(taken.dropFirst(12).dropLast()) ?? 0, 2, String(taken))
         XCTAssertEqual(figures["/jacktap/status#2"], "0", "no period dropped")
 
         // A screenshot, wide and on a phone's width: drawn, with the level bar's green, the spectrum's blue and
