@@ -83,7 +83,7 @@ final class TempoPhaseModel {
     /// The bar-length evidence (`BarPeriodicity`), each block's score from it and the weight it puts on
     /// entering each block.
     private let bars: BarPeriodicity
-    /// Step changes of tempo, which the transitions alone follow only after some six beats.
+    /// Step changes of tempo and fast drifts, which the transitions alone follow only beats later.
     private let steps: TempoStepDetector
     private let barScore: UnsafeMutablePointer<Float>
     private let barWeight: UnsafeMutablePointer<Float>
@@ -232,12 +232,17 @@ final class TempoPhaseModel {
     /// mass. The model still weighs it against the old tempo from the next frame on; 0.1 left the steps of 100 →
     /// 130 and 100 → 120 BPM a beat later, the whole mass (1) announced some new beats only as they sounded.
     static let stepShare: Float = 0.3
+    /// What a drift named after its beat has passed gets: as much as the rest of the belief. That beat's onset
+    /// has gone by, so nothing more speaks for it before the next beat; at `stepShare` the model kept its old
+    /// period, and the accelerando of eval/real still lost its third beat (109 ms late).
+    static let driftShare: Float = 1
 
-    /// Adds `stepShare` of the belief to position 0 (this frame is a beat) of the block of `period` frames.
-    private func enterBeat(period: Int) {
+    /// Adds to the belief a beat of `period` frames that was `framesAgo` frames ago (0: this frame is a beat).
+    private func enterBeat(period: Int, framesAgo: Int) {
         let total = VectorLoops.sum(probability, count: stateCount)
         let k = period - shortestPeriod
-        probability[blockStart[k] + head[k]] += total * Self.stepShare
+        let share = framesAgo > 0 ? Self.driftShare : Self.stepShare
+        probability[blockStart[k] + (head[k] + framesAgo % period) % period] += total * share
     }
 
     /// Back to the starting belief: any tempo (as preferred), any phase.
@@ -288,9 +293,9 @@ final class TempoPhaseModel {
                 slot = slot + 1 == period ? 0 : slot + 1
             }
         }
-        if let newPeriod = steps.observe(activation: activation, period: bestPeriod, position: bestPosition,
-                                         shortestPeriod: shortestPeriod, longestPeriod: longestPeriod) {
-            enterBeat(period: newPeriod)
+        if let step = steps.observe(activation: activation, period: bestPeriod, position: bestPosition,
+                                    shortestPeriod: shortestPeriod, longestPeriod: longestPeriod) {
+            enterBeat(period: step.period, framesAgo: step.framesAgo)
         }
         let sum = VectorLoops.sum(probability, count: stateCount)
         guard sum > 0, sum.isFinite else {

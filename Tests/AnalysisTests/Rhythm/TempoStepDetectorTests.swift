@@ -1,9 +1,11 @@
 @testable import Analysis
+import ToolSupport
 import XCTest
 
 /// `TempoStepDetector` on activation it is handed frame by frame, beside a model that keeps believing the old
 /// tempo (as the model does for some beats after a step): it names the new period on the second beat of the
-/// new tempo, and never for a syncopation that repeats with the bar or before it has heard a bar to compare with.
+/// new tempo, and never for a syncopation that repeats with the bar or before it has heard a bar to compare with;
+/// it names a fast drift once the model's own beat has passed, and never a humanised steady beat.
 final class TempoStepDetectorTests: XCTestCase {
     static let shortest = 32
     static let longest = 125
@@ -11,16 +13,16 @@ final class TempoStepDetectorTests: XCTestCase {
     /// Runs the detector over frames 1...`frames`, with activation 1 on `onsets` (and on the frame after, as
     /// `BeatActivation` reads an attack in two frames), 0.05 elsewhere, and a model that believes `period` with
     /// a beat on frame `phase`. Returns (frame, new period) for every frame it fired on.
-    func fire(onsets: Set<Int>, frames: Int, period: Int, phase: Int) -> [(frame: Int, period: Int)] {
+    func fire(onsets: Set<Int>, frames: Int, period: Int, phase: Int) -> [(frame: Int, period: Int, framesAgo: Int)] {
         let detector = TempoStepDetector(longestPeriod: Self.longest)
-        var fired = [(frame: Int, period: Int)]()
+        var fired = [(frame: Int, period: Int, framesAgo: Int)]()
         for f in 1...frames {
             let a: Float = onsets.contains(f) || onsets.contains(f - 1) ? 1 : 0.05
             // The position of the frame before, in the beat that began on the last frame ≡ phase (mod period).
             let position = Double(((f - 1 - phase) % period + period) % period)
             if let p = detector.observe(activation: a, period: period, position: position,
                                         shortestPeriod: Self.shortest, longestPeriod: Self.longest) {
-                fired.append((f, p))
+                fired.append((f, p.period, p.framesAgo))
             }
         }
         return fired
@@ -35,6 +37,7 @@ final class TempoStepDetectorTests: XCTestCase {
             let fired = fire(onsets: onsets, frames: last + 13 * new, period: old, phase: 20)
             XCTAssertEqual(fired.first?.frame, last + 2 * new, "\(old) → \(new) frames")
             XCTAssertEqual(fired.first?.period, new, "\(old) → \(new) frames")
+            XCTAssertEqual(fired.first?.framesAgo, 0, "\(old) → \(new) frames: this frame is the beat")
         }
     }
 
@@ -64,11 +67,41 @@ final class TempoStepDetectorTests: XCTestCase {
         XCTAssertFalse(fired.isEmpty, "named once the triple begins after 8 beats")
     }
 
-    func testAChangeOfLessThanATenthIsLeftToTheModel() {
-        // 69 → 64 frames (100 → 108 BPM): the model's transitions follow such a change by themselves.
-        let old = 69, new = 64
-        let last = 20 + 16 * old
-        let onsets = Set((0...16).map { 20 + $0 * old } + (1...12).map { last + $0 * new })
-        XCTAssertEqual(fire(onsets: onsets, frames: last + 13 * new, period: old, phase: 20).map(\.frame), [])
+    func testAnAccelerandoIsNamedOnceTheModelsBeatHasPassed() {
+        // 16 beats of 76 frames (91 BPM), then each beat 2 frames shorter than the one before (3 % a beat, the
+        // accelerando of eval/real): 74, 72, 70…
+        let old = 76
+        var onsets = (0...16).map { 20 + $0 * old }
+        for k in 1...8 { onsets.append(onsets.last! + old - 2 * k) }
+        let fired = fire(onsets: Set(onsets), frames: onsets.last! + old, period: old, phase: 20)
+        let first = try! XCTUnwrap(fired.first, "an accelerando of 2 frames a beat is named")
+        // The second beat of the ramp (the last old beat and the two after it are 74 and 72 apart: a period of
+        // 73) comes 6 frames before the model's beat, and is named when that beat has passed, with the frames
+        // since the onset.
+        let model = 20 + 18 * old
+        XCTAssertEqual(first.frame, model, "named on the model's beat")
+        XCTAssertEqual(first.framesAgo, model - onsets[18])
+        XCTAssertEqual(first.period, 73)
+    }
+
+    func testARitardandoIsNamedOnTheLateBeat() {
+        // 16 beats of 58 frames (119 BPM), then each beat 2 frames longer: 60, 62, 64… The second beat of the
+        // ramp comes 6 frames after the model's beat, which has passed, so the beat is this frame.
+        let old = 58
+        var onsets = (0...16).map { 20 + $0 * old }
+        for k in 1...8 { onsets.append(onsets.last! + old + 2 * k) }
+        let fired = fire(onsets: Set(onsets), frames: onsets.last! + old, period: old, phase: 20)
+        let first = try! XCTUnwrap(fired.first, "a ritardando of 2 frames a beat is named")
+        XCTAssertEqual(first.frame, onsets[18])
+        XCTAssertEqual(first.framesAgo, 0)
+        XCTAssertEqual(first.period, 61)
+    }
+
+    func testAHumanisedSteadyBeatIsNoDrift() {
+        // 69 frames, each onset moved by up to two frames either way (±17 ms), for a minute.
+        var random = SplitMix(seed: 11)
+        let period = 69
+        let onsets = Set((0..<100).map { 20 + $0 * period + random.below(5) - 2 })
+        XCTAssertEqual(fire(onsets: onsets, frames: 20 + 100 * period, period: period, phase: 20).map(\.frame), [])
     }
 }
