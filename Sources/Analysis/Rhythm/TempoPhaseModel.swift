@@ -228,12 +228,13 @@ final class TempoPhaseModel {
     /// repeats its bars, speech and noise do not.
     var barRepetition: Float { bestPeriod > 0 ? bars.score(period: bestPeriod) : 0 }
 
-    /// What a step (`TempoStepDetector`) puts on a beat of the new period at this frame: 0.3 of the belief's
-    /// mass. The model still weighs it against the old tempo from the next frame on; 0.1 left the steps of 100 →
-    /// 130 and 100 → 120 BPM a beat later, the whole mass (1) announced some new beats only as they sounded.
-    static let stepShare: Float = 0.3
+    /// What a step (`TempoStepDetector`) puts on a beat of the new period at this frame: half the belief's
+    /// mass. The model still weighs it against the old tempo from the next frame on (eval/tempo_steps): 0.1 left
+    /// the steps of 100 → 130 and 100 → 120 BPM a beat later, 0.3 the step from 80 BPM (read at 160) two beats
+    /// later; the whole mass (1) announced some new beats only as they sounded, after their instant.
+    static let stepShare: Float = 0.5
     /// What a drift named after its beat has passed gets: as much as the rest of the belief. That beat's onset
-    /// has gone by, so nothing more speaks for it before the next beat; at `stepShare` the model kept its old
+    /// has gone by, so nothing more speaks for it before the next beat; at 0.3 the model kept its old
     /// period, and the accelerando of eval/real still lost its third beat (109 ms late).
     static let driftShare: Float = 1
 
