@@ -114,10 +114,15 @@ def lock_time(ref, est_times, est_reported):
     return None
 
 
+def beat_hits(ref, est):
+    """For each true beat, whether an estimate lies within 70 ms of it."""
+    est = np.asarray(est)
+    return [len(est) > 0 and np.min(np.abs(est - r)) <= BEAT_WINDOW for r in ref]
+
+
 def beats_until_followed(ref, est, change):
     """True beats from the change on until 4 in a row each have an estimate within 70 ms (None: never)."""
-    est = np.asarray(est)
-    hit = [len(est) > 0 and np.min(np.abs(est - r)) <= BEAT_WINDOW for r in ref[change:]]
+    hit = beat_hits(ref[change:], est)
     for k in range(len(hit) - 3):
         if all(hit[k:k + 4]):
             return k

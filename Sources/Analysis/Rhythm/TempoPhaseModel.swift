@@ -136,7 +136,7 @@ final class TempoPhaseModel {
         blockMass.initialize(repeating: 0, count: blockCount)
         entering = .allocate(capacity: blockCount)
         bars = BarPeriodicity(frameRate: frameRate, shortestPeriod: shortestPeriod, longestPeriod: longestPeriod)
-        steps = TempoStepDetector(longestPeriod: longestPeriod)
+        steps = TempoStepDetector(shortestPeriod: shortestPeriod, longestPeriod: longestPeriod)
         barScore = .allocate(capacity: blockCount)
         barScore.initialize(repeating: 0, count: blockCount)
         barWeight = .allocate(capacity: blockCount)
@@ -294,8 +294,7 @@ final class TempoPhaseModel {
                 slot = slot + 1 == period ? 0 : slot + 1
             }
         }
-        if let step = steps.observe(activation: activation, period: bestPeriod, position: bestPosition,
-                                    shortestPeriod: shortestPeriod, longestPeriod: longestPeriod) {
+        if let step = steps.observe(activation: activation, period: bestPeriod, position: bestPosition) {
             enterBeat(period: step.period, framesAgo: step.framesAgo)
         }
         let sum = VectorLoops.sum(probability, count: stateCount)

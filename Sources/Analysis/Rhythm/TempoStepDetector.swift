@@ -48,6 +48,9 @@ final class TempoStepDetector {
     /// Old-grid beats remembered: more than fit between three onsets of a tempo at least 10 % away.
     static let gridBeatCapacity = 8
 
+    /// The model's shortest and longest beat period, frames: a new period outside them is none of its.
+    let shortestPeriod: Int
+    let longestPeriod: Int
     /// The activation of the newest frames, a ring long enough to look `historyBeats` of the longest period back.
     private let history: UnsafeMutablePointer<Float>
     private let historyCount: Int
@@ -68,7 +71,9 @@ final class TempoStepDetector {
     private var pendingDrift = 0
     private var pendingOnset = 0
 
-    init(longestPeriod: Int) {
+    init(shortestPeriod: Int, longestPeriod: Int) {
+        self.shortestPeriod = shortestPeriod
+        self.longestPeriod = longestPeriod
         historyCount = Self.historyBeats * longestPeriod + 2 * Self.repeatFrames + 2
         history = .allocate(capacity: historyCount)
         history.initialize(repeating: 0, count: historyCount)
@@ -104,8 +109,7 @@ final class TempoStepDetector {
     /// the `position` in the beat of the frame before. Returns a new period (frames) and how many frames ago a
     /// beat of it was: 0 when this frame completes the second beat of a stepped tempo (or a late drifting beat),
     /// more for an early drifting beat named once the model's own beat has passed.
-    func observe(activation a: Float, period: Int, position: Double, shortestPeriod: Int,
-                 longestPeriod: Int) -> (period: Int, framesAgo: Int)? {
+    func observe(activation a: Float, period: Int, position: Double) -> (period: Int, framesAgo: Int)? {
         frame += 1
         history[frame % historyCount] = a
         let previous = previousActivation

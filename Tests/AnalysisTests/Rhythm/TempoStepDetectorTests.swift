@@ -12,16 +12,15 @@ final class TempoStepDetectorTests: XCTestCase {
 
     /// Runs the detector over frames 1...`frames`, with activation 1 on `onsets` (and on the frame after, as
     /// `BeatActivation` reads an attack in two frames), 0.05 elsewhere, and a model that believes `period` with
-    /// a beat on frame `phase`. Returns (frame, new period) for every frame it fired on.
+    /// a beat on frame `phase`. Returns (frame, new period, frames since its beat) for every frame it fired on.
     func fire(onsets: Set<Int>, frames: Int, period: Int, phase: Int) -> [(frame: Int, period: Int, framesAgo: Int)] {
-        let detector = TempoStepDetector(longestPeriod: Self.longest)
+        let detector = TempoStepDetector(shortestPeriod: Self.shortest, longestPeriod: Self.longest)
         var fired = [(frame: Int, period: Int, framesAgo: Int)]()
         for f in 1...frames {
             let a: Float = onsets.contains(f) || onsets.contains(f - 1) ? 1 : 0.05
             // The position of the frame before, in the beat that began on the last frame ≡ phase (mod period).
             let position = Double(((f - 1 - phase) % period + period) % period)
-            if let p = detector.observe(activation: a, period: period, position: position,
-                                        shortestPeriod: Self.shortest, longestPeriod: Self.longest) {
+            if let p = detector.observe(activation: a, period: period, position: position) {
                 fired.append((f, p.period, p.framesAgo))
             }
         }
