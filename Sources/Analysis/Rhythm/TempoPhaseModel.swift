@@ -228,11 +228,15 @@ final class TempoPhaseModel {
     /// repeats its bars, speech and noise do not.
     var barRepetition: Float { bestPeriod > 0 ? bars.score(period: bestPeriod) : 0 }
 
-    /// What a step (`TempoStepDetector`) puts on a beat of the new period at this frame: half the belief's
-    /// mass. The model still weighs it against the old tempo from the next frame on (eval/tempo_steps): 0.1 left
-    /// the steps of 100 → 130 and 100 → 120 BPM a beat later, 0.3 the step from 80 BPM (read at 160) two beats
-    /// later; the whole mass (1) announced some new beats only as they sounded, after their instant.
-    static let stepShare: Float = 0.5
+    /// What a step (`TempoStepDetector`) puts on a beat of the new period at this frame: twice the belief's mass,
+    /// so that the new tempo holds two thirds of it. The model still weighs it against the old tempo from the
+    /// next frame on, and a step the music does not go on with is undone at the next old beat that is heard.
+    /// eval/tempo_steps: 0.1 left the steps of 100 → 130 and 100 → 120 BPM a beat later, 0.3 the step from 80
+    /// BPM (read at 160) two beats later. 0.5 lost the fourth beat of 160 → 120: a bump of the second's bass
+    /// 0.12 s after it, on the old grid (activation 0.47, a beat to the model's observation), won the old tempo
+    /// back. 1 still lost the third beat of 75 (read at 150) → 100, where nothing is heard between the step and
+    /// the old grid's next beat. eval/real and eval/run read the same at 0.5 and 2.
+    static let stepShare: Float = 2
     /// What a drift named after its beat has passed gets: as much as the rest of the belief. That beat's onset
     /// has gone by, so nothing more speaks for it before the next beat; at 0.3 the model kept its old
     /// period, and the accelerando of eval/real still lost its third beat (109 ms late).
@@ -296,6 +300,12 @@ final class TempoPhaseModel {
         }
         if let step = steps.observe(activation: activation, period: bestPeriod, position: bestPosition) {
             enterBeat(period: step.period, framesAgo: step.framesAgo)
+            // The bars heard so far are the old tempo's: their evidence would pull the model back to it (a ramp of
+            // 95 → 120 BPM over 8 beats lost its fifth beat to the old bar), so it starts afresh and speaks again
+            // after `barMinimumSeconds` of the new tempo.
+            bars.reset()
+            barWeight.update(repeating: 1, count: blockCount)
+            framesSinceBarUpdate = 0
         }
         let sum = VectorLoops.sum(probability, count: stateCount)
         guard sum > 0, sum.isFinite else {

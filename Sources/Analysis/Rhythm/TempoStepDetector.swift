@@ -8,20 +8,24 @@
 /// the step after 4 beats and cost the real corpus 0.04 to 0.09 of beat F, see `TempoPhaseModel`). What tells
 /// them apart is what the music did before and what it stopped doing. A step is:
 /// - three strong onsets (activation ≥ `strongActivation`), equally spaced (± `spacingTolerance` frames) at a
-///   period at least `minimumChange` away from the model's, the last two off its beat grid (further than
-///   `offGridFrames` from a beat): the first two beats of a new tempo, counted from the last beat of the old;
+///   period at least `minimumChange` away from the model's, the middle one off its beat grid (further than
+///   `offGridFrames` from a beat) and the last off it too unless the new period puts it back on (3/2 of the
+///   old): the first two beats of a new tempo, counted from the last beat of the old;
 /// - every beat of the old grid since the first of them left empty (activation under `emptyActivation` within
 ///   `gridWindowFrames` of it), and at least one such beat: the old tempo stopped;
-/// - neither of the two new onsets heard 2, 3, 4 or 8 beats of the old tempo earlier (± `repeatFrames`): a
-///   syncopation repeats with the bar, a new tempo is new. Sonic Pi's safari loop, whose accents every three
+/// - neither of the two new onsets that are off the grid heard 2, 3, 4 or 8 beats of the old tempo earlier
+///   (± `repeatFrames`): a syncopation repeats with the bar, a new tempo is new. Sonic Pi's safari loop, whose accents every three
 ///   sixteenths are such triples in every bar, fires without this check and never with it;
 /// - and at least `historyBeats` beats of the old tempo heard, so that there is a bar to compare with.
 ///
-/// A drift is three strong onsets equally spaced at a period `driftMinimumChange` to `minimumChange` away from the
-/// model's (and `driftMinimumFrames` whole frames), the last off the grid on the side the new period puts it
-/// (early when faster): the beats themselves moving away from the model's, as in an accelerando of 3 % a beat,
-/// which the model, held by λ and by the bar of the old tempo, follows a beat or more late. An early onset is
-/// named once the model's own beat has passed (it has announced that beat by then), with the frames since it.
+/// A drift is three strong onsets whose two intervals both fall short of the model's period (or both exceed it),
+/// the newer no nearer to it than the older (± `spacingTolerance`), and `driftMinimumChange` to `minimumChange`
+/// away from it (and `driftMinimumFrames` whole frames), the last onset off the grid (further than
+/// `driftOffGridFrames`) on the side the new period puts it (early when faster): the beats themselves moving away
+/// from the model's, evenly or faster and faster, as in an accelerando of 3 % a beat, which the model, held by λ
+/// and by the bar of the old tempo, follows a beat or more late. The new period is the newer interval: in a ramp it
+/// is the nearer to the next. An early onset is named once the model's own beat has passed (it has announced that
+/// beat by then), with the frames since it.
 ///
 /// On the real corpus (eval/real, 36 items) it changes the figures of the step from 100 to 130 BPM and of the
 /// accelerando from 90 to 140, and of no other item: the step is followed after 3 beats instead of 6 (counted
@@ -36,10 +40,13 @@ final class TempoStepDetector {
     static let spacingTolerance = 2
     static let minimumChange = 0.1
     /// Below 3 % (and 3 whole frames) a drift is left to the model's transitions, where a change of 1 % costs a
-    /// nat per beat; the accelerando of eval/real moves 3.9 % over its first beats. A humanised steady beat
-    /// (onsets ± 2 frames) never has three equally spaced at 3 frames off with the last 4 off the grid.
+    /// nat per beat; the accelerando of eval/real moves 3.9 % over its first beats.
     static let driftMinimumChange = 0.03
     static let driftMinimumFrames = 3
+    /// A drifting beat is off the grid from 3 frames (26 ms) on, one less than a stepped one: a ritardando from 130
+    /// to 100 BPM over 8 beats (eval/tempo_steps) is 3.9 frames late on its third beat, the one the model must not
+    /// lose. A humanised steady beat (onsets ± 2 frames) stays within 2.
+    static let driftOffGridFrames = 3.0
     /// An early drift onset waits at most this long for the model's beat to pass.
     static let driftWaitFrames = 12
     static let repeatFrames = 3
@@ -132,21 +139,28 @@ final class TempoStepDetector {
         onset2 = frame
         offGrid1 = offGrid2
         offGrid2 = fromBeat > Self.offGridFrames
-        guard offGrid2, abs((onset1 - onset0) - (onset2 - onset1)) <= Self.spacingTolerance,
-              onset0 > Self.historyBeats * period + Self.repeatFrames else { return nil }
-        let newPeriod = Int((Double(onset2 - onset0) / 2).rounded())
-        guard newPeriod >= shortestPeriod, newPeriod <= longestPeriod else { return nil }
-        let change = abs(Double(newPeriod) / beat - 1)
-        if change > Self.minimumChange {
+        guard onset0 > Self.historyBeats * period + Self.repeatFrames else { return nil }
+        let older = onset1 - onset0, newer = onset2 - onset1
+        let evenPeriod = Int((Double(onset2 - onset0) / 2).rounded())
+        if abs(older - newer) <= Self.spacingTolerance, evenPeriod >= shortestPeriod, evenPeriod <= longestPeriod,
+           abs(Double(evenPeriod) / beat - 1) > Self.minimumChange {
+            // The last onset may fall on the old grid: when the new period is 3/2 of the old (a groove of 75 BPM
+            // read at 150 stepping to 100), every second new beat does. An onset on the grid was heard a bar
+            // earlier whatever the tempo (an old beat was there), so only an onset off it is checked for that.
             guard offGrid1, oldGridWentQuiet(), !repeatsWithTheBar(onset1, period: period),
-                  !repeatsWithTheBar(onset2, period: period) else { return nil }
-            return (newPeriod, 0)
+                  !offGrid2 || !repeatsWithTheBar(onset2, period: period) else { return nil }
+            return (evenPeriod, 0)
         }
+        // A drift: the beats moving away from the model's, evenly or faster and faster.
+        let faster = newer < period
         let early = here > beat / 2
-        guard change >= Self.driftMinimumChange, abs(newPeriod - period) >= Self.driftMinimumFrames,
-              (newPeriod < period) == early else { return nil }
-        guard early else { return (newPeriod, 0) }
-        pendingDrift = newPeriod
+        let change = abs(Double(newer) / beat - 1)
+        guard fromBeat > Self.driftOffGridFrames, faster == early, faster ? older < period : older > period,
+              faster ? newer <= older + Self.spacingTolerance : newer >= older - Self.spacingTolerance,
+              newer >= shortestPeriod, newer <= longestPeriod, change >= Self.driftMinimumChange,
+              change <= Self.minimumChange, abs(newer - period) >= Self.driftMinimumFrames else { return nil }
+        guard early else { return (newer, 0) }
+        pendingDrift = newer
         pendingOnset = onset2
         return nil
     }

@@ -4,8 +4,9 @@ import XCTest
 
 /// `TempoStepDetector` on activation it is handed frame by frame, beside a model that keeps believing the old
 /// tempo (as the model does for some beats after a step): it names the new period on the second beat of the
-/// new tempo, and never for a syncopation that repeats with the bar or before it has heard a bar to compare with;
-/// it names a fast drift once the model's own beat has passed, and never a humanised steady beat.
+/// new tempo, also when that beat falls back on the old grid, and never for a syncopation that repeats with the
+/// bar or before it has heard a bar to compare with; it names a fast drift once the model's own beat has passed,
+/// a late one on its beat even when its intervals grow unevenly, and never a humanised steady beat.
 final class TempoStepDetectorTests: XCTestCase {
     static let shortest = 32
     static let longest = 125
@@ -38,6 +39,19 @@ final class TempoStepDetectorTests: XCTestCase {
             XCTAssertEqual(fired.first?.period, new, "\(old) → \(new) frames")
             XCTAssertEqual(fired.first?.framesAgo, 0, "\(old) → \(new) frames: this frame is the beat")
         }
+    }
+
+    func testAStepToThreeHalvesOfTheModelsPeriodIsNamedOnItsSecondBeat() {
+        // 75 BPM read at its double (46 frames, the model's period): an onset every other model beat. Then 100 BPM
+        // (69 frames): the second new beat falls back on the model's grid (3 × 46 = 2 × 69), as every second one
+        // does, and is named all the same.
+        let model = 46, old = 92, new = 69
+        let last = 20 + 16 * old
+        let onsets = Set((0...16).map { 20 + $0 * old } + (1...12).map { last + $0 * new })
+        let fired = fire(onsets: onsets, frames: last + 13 * new, period: model, phase: 20)
+        XCTAssertEqual(fired.first?.frame, last + 2 * new, "\(fired)")
+        XCTAssertEqual(fired.first?.period, new)
+        XCTAssertEqual(fired.first?.framesAgo, 0)
     }
 
     func testASyncopationThatRepeatsWithTheBarIsNoStep() {
@@ -74,13 +88,13 @@ final class TempoStepDetectorTests: XCTestCase {
         for k in 1...8 { onsets.append(onsets.last! + old - 2 * k) }
         let fired = fire(onsets: Set(onsets), frames: onsets.last! + old, period: old, phase: 20)
         let first = try! XCTUnwrap(fired.first, "an accelerando of 2 frames a beat is named")
-        // The second beat of the ramp (the last old beat and the two after it are 74 and 72 apart: a period of
-        // 73) comes 6 frames before the model's beat, and is named when that beat has passed, with the frames
-        // since the onset.
+        // The second beat of the ramp (the last old beat and the two after it are 74 and 72 apart) comes 6 frames
+        // before the model's beat, and is named when that beat has passed, with the frames since the onset and
+        // the newer interval as the period: the nearer to the next one.
         let model = 20 + 18 * old
         XCTAssertEqual(first.frame, model, "named on the model's beat")
         XCTAssertEqual(first.framesAgo, model - onsets[18])
-        XCTAssertEqual(first.period, 73)
+        XCTAssertEqual(first.period, 72)
     }
 
     func testARitardandoIsNamedOnTheLateBeat() {
@@ -93,7 +107,21 @@ final class TempoStepDetectorTests: XCTestCase {
         let first = try! XCTUnwrap(fired.first, "a ritardando of 2 frames a beat is named")
         XCTAssertEqual(first.frame, onsets[18])
         XCTAssertEqual(first.framesAgo, 0)
-        XCTAssertEqual(first.period, 61)
+        XCTAssertEqual(first.period, 62)
+    }
+
+    func testARitardandoWhoseIntervalsGrowUnevenlyIsNamedFourFramesLate() {
+        // 130 BPM (53 frames), then beats 54 and 56 frames apart, as eval/tempo_steps' ritardando to 100 BPM over 8
+        // beats has them: the second is 4 frames (35 ms) behind the model's beat, the intervals 2 frames apart, and
+        // their mean (55) only 2 frames from the model's period. The newer interval is 3.
+        let old = 53
+        var onsets = (0...16).map { 20 + $0 * old }
+        for interval in [54, 56, 58, 60, 62] { onsets.append(onsets.last! + interval) }
+        let fired = fire(onsets: Set(onsets), frames: onsets.last! + old, period: old, phase: 20)
+        let first = try! XCTUnwrap(fired.first, "named")
+        XCTAssertEqual(first.frame, onsets[18])
+        XCTAssertEqual(first.period, 56)
+        XCTAssertEqual(first.framesAgo, 0)
     }
 
     func testAHumanisedSteadyBeatIsNoDrift() {

@@ -1,0 +1,42 @@
+@testable import Analysis
+import XCTest
+
+/// `TempoPhaseModel` on activation it is handed frame by frame.
+final class TempoPhaseModelTests: XCTestCase {
+    /// A model over the default tempo range at 115 frames per second (69 frames: 100 BPM; 53: 130 BPM).
+    func model() -> TempoPhaseModel {
+        let config = RhythmConfig()
+        return TempoPhaseModel(frameRate: 115, minimumBPM: config.minimumBPM, maximumBPM: config.maximumBPM,
+                               preferredMinimumBPM: config.preferredMinimumBPM,
+                               preferredMaximumBPM: config.preferredMaximumBPM,
+                               outsidePenalty: RhythmConfig.outsidePenalty, outsideSlope: RhythmConfig.outsideSlope)
+    }
+
+    func testTheBarEvidenceStartsAfreshOnceAStepIsNamed() {
+        // 24 beats of 100 BPM, then 130 BPM: activation 1 on each beat's frame and the one after, 0.05 elsewhere.
+        // The bars heard before the step are the old tempo's, and would pull the model back to it.
+        let old = 69, new = 53
+        let last = 20 + 24 * old
+        var onsets = Set((0...24).map { 20 + $0 * old })
+        for k in 1...60 { onsets.insert(last + k * new) }
+        let model = model()
+        var beforeStep: Float = 0
+        var afterStep: Float = 1
+        var periodAfterStep = 0
+        for f in 1...(last + 60 * new) {
+            let a: Float = onsets.contains(f) || onsets.contains(f - 1) ? 1 : 0.05
+            model.step(activation: a, accent: a)
+            if f == last - 1 { beforeStep = model.barRepetition }
+            // Five frames after the second beat of the new tempo, on which the step is named.
+            if f == last + 2 * new + 5 {
+                afterStep = model.barRepetition
+                periodAfterStep = model.bestPeriod
+            }
+        }
+        XCTAssertGreaterThan(beforeStep, 0.5, "the steady old tempo repeats its bars")
+        XCTAssertEqual(periodAfterStep, new, "the step is taken")
+        XCTAssertEqual(afterStep, 0, "no bar heard since the step")
+        XCTAssertEqual(model.bestPeriod, new)
+        XCTAssertGreaterThan(model.barRepetition, 0.5, "the new tempo's bars speak once they have been heard")
+    }
+}
