@@ -210,9 +210,12 @@ final class TempoPhaseModel {
     /// bar lags rests on too few frames.
     static let barMinimumSeconds: Double = 2
 
-    /// The weight of entering each block from the bar evidence.
+    /// The weight of entering each block from the bar evidence: 1 for every block until it speaks.
     private func updateBarWeights() {
-        guard Double(bars.framesSeen) >= Self.barMinimumSeconds * frameRate else { return }
+        guard Double(bars.framesSeen) >= Self.barMinimumSeconds * frameRate else {
+            barWeight.update(repeating: 1, count: blockCount)
+            return
+        }
         var best: Float = 0
         for k in 0..<blockCount {
             barScore[k] = bars.score(period: shortestPeriod + k)
@@ -230,7 +233,7 @@ final class TempoPhaseModel {
 
     /// What a step (`TempoStepDetector`) puts on a beat of the new period at this frame: twice the belief's mass,
     /// so that the new tempo holds two thirds of it. The model still weighs it against the old tempo from the
-    /// next frame on, and a step the music does not go on with is undone at the next old beat that is heard.
+    /// next frame on, the old tempo's third with it.
     /// eval/tempo_steps: 0.1 left the steps of 100 → 130 and 100 → 120 BPM a beat later, 0.3 the step from 80
     /// BPM (read at 160) two beats later. 0.5 lost the fourth beat of 160 → 120: a bump of the second's bass
     /// 0.12 s after it, on the old grid (activation 0.47, a beat to the model's observation), won the old tempo
@@ -256,7 +259,7 @@ final class TempoPhaseModel {
         for k in 0..<blockCount { head[k] = 0 }
         bars.reset()
         steps.reset()
-        barWeight.update(repeating: 1, count: blockCount)
+        updateBarWeights()
         framesSinceBarUpdate = 0
         bestPeriod = 0
         bestPosition = 0
@@ -304,7 +307,7 @@ final class TempoPhaseModel {
             // 95 → 120 BPM over 8 beats lost its fifth beat to the old bar), so it starts afresh and speaks again
             // after `barMinimumSeconds` of the new tempo.
             bars.reset()
-            barWeight.update(repeating: 1, count: blockCount)
+            updateBarWeights()
             framesSinceBarUpdate = 0
         }
         let sum = VectorLoops.sum(probability, count: stateCount)

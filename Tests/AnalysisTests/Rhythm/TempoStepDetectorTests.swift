@@ -6,7 +6,8 @@ import XCTest
 /// tempo (as the model does for some beats after a step): it names the new period on the second beat of the
 /// new tempo, also when that beat falls back on the old grid, and never for a syncopation that repeats with the
 /// bar or before it has heard a bar to compare with; it names a fast drift once the model's own beat has passed,
-/// a late one on its beat even when its intervals grow unevenly, and never a humanised steady beat.
+/// a late one on its beat, also one that starts a frame a beat, and never a humanised steady beat nor one beat
+/// rushed unevenly after another a frame early.
 final class TempoStepDetectorTests: XCTestCase {
     static let shortest = 32
     static let longest = 125
@@ -98,30 +99,30 @@ final class TempoStepDetectorTests: XCTestCase {
     }
 
     func testARitardandoIsNamedOnTheLateBeat() {
-        // 16 beats of 58 frames (119 BPM), then each beat 2 frames longer: 60, 62, 64… The second beat of the
-        // ramp comes 6 frames after the model's beat, which has passed, so the beat is this frame.
-        let old = 58
-        var onsets = (0...16).map { 20 + $0 * old }
-        for k in 1...8 { onsets.append(onsets.last! + old + 2 * k) }
-        let fired = fire(onsets: Set(onsets), frames: onsets.last! + old, period: old, phase: 20)
-        let first = try! XCTUnwrap(fired.first, "a ritardando of 2 frames a beat is named")
-        XCTAssertEqual(first.frame, onsets[18])
-        XCTAssertEqual(first.framesAgo, 0)
-        XCTAssertEqual(first.period, 62)
+        // 16 beats of the old period, then each beat 2 frames longer than the one before. From 58 frames (119 BPM):
+        // 60, 62, 64…, the second beat of the ramp 6 frames after the model's beat. From 53 (130 BPM): 54, 56, 58…,
+        // as eval/tempo_steps' ritardando to 100 BPM over 8 beats has them, the second beat only 4 frames (35 ms)
+        // late and the mean of the two intervals (55) only 2 frames from the period; the newer is 3 from it. The
+        // model's beat has passed, so the beat is this frame, and its period the newer interval.
+        for (old, first, named) in [(58, 60, 62), (53, 54, 56)] {
+            var onsets = (0...16).map { 20 + $0 * old }
+            for k in 0..<8 { onsets.append(onsets.last! + first + 2 * k) }
+            let fired = fire(onsets: Set(onsets), frames: onsets.last! + old, period: old, phase: 20)
+            let drift = try! XCTUnwrap(fired.first, "a ritardando of 2 frames a beat from \(old) is named")
+            XCTAssertEqual(drift.frame, onsets[18], "from \(old)")
+            XCTAssertEqual(drift.framesAgo, 0, "from \(old)")
+            XCTAssertEqual(drift.period, named, "from \(old)")
+        }
     }
 
-    func testARitardandoWhoseIntervalsGrowUnevenlyIsNamedFourFramesLate() {
-        // 130 BPM (53 frames), then beats 54 and 56 frames apart, as eval/tempo_steps' ritardando to 100 BPM over 8
-        // beats has them: the second is 4 frames (35 ms) behind the model's beat, the intervals 2 frames apart, and
-        // their mean (55) only 2 frames from the model's period. The newer interval is 3.
-        let old = 53
-        var onsets = (0...16).map { 20 + $0 * old }
-        for interval in [54, 56, 58, 60, 62] { onsets.append(onsets.last! + interval) }
-        let fired = fire(onsets: Set(onsets), frames: onsets.last! + old, period: old, phase: 20)
-        let first = try! XCTUnwrap(fired.first, "named")
-        XCTAssertEqual(first.frame, onsets[18])
-        XCTAssertEqual(first.period, 56)
-        XCTAssertEqual(first.framesAgo, 0)
+    func testABeatRushedUnevenlyAfterOneAFrameEarlyIsNoDrift() {
+        // 58 frames, as the model's grid sees a beat between 57 and 58 frames: every other onset a frame early.
+        // Every eighth beat is rushed by 5 frames more, after one a frame early: intervals of 57 and then 54
+        // frames, 3 apart, the older within a frame of the period. An accelerando whose beats shorten unevenly has
+        // its older interval at least 2 frames short already.
+        let period = 58
+        let onsets = Set((0..<100).map { k in 20 + k * period - k % 2 - (k % 8 == 6 ? 5 : 0) })
+        XCTAssertEqual(fire(onsets: onsets, frames: 20 + 100 * period, period: period, phase: 20).map(\.frame), [])
     }
 
     func testAHumanisedSteadyBeatIsNoDrift() {
