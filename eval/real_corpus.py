@@ -3,7 +3,9 @@ tempo changes, each with its beats (and bars, where they are defined) derived ex
 
 - Hydrogen's demo songs (hydrogen-data), rendered by h2cli with recorded kits (hydrogen-drumkits). A copy of each
   song has humanize and swing set to 0 and its pattern sequence cut after about 40 s; the beats are every 48 ticks
-  of the pattern grid (48 per quarter note), a bar starts at every 192 ticks of a 4/4 pattern column.
+  of the pattern grid (48 per quarter note), a bar starts at every 192 ticks of a 4/4 pattern column. The same
+  songs with their own kits and Hydrogen's humanize (time and velocity) at 0.5 and 1 are a group apart: the notes
+  move at random about the grid, which stays the truth.
 - Sonic Pi's recorded loops (sonic-pi-samples), tiled to about 30 s: the tempo is the beats in the loop over its
   length, beat 1 is the loop start, a bar is 4 beats from it.
 - GM pieces through fluidsynth whose tempo steps, slows or speeds up: beats from the tempo map.
@@ -38,6 +40,8 @@ GM_KITS = (None, "The Black Pearl 1.0", "ColomboAcousticDrumkit")
 HYDROGEN = [("GM_kit_demo1", GM_KITS, False), ("GM_kit_demo2", GM_KITS, False), ("GM_kit_demo3", GM_KITS, False),
             ("GM_kit_Diddley", GM_KITS, False), ("tutorial_georgyporgy", GM_KITS, False),
             ("TR808kit-demo", (None,), False), ("GM_kit_Jazzy", (None,), True)]
+# Hydrogen's humanize settings of the humanised group (0…1).
+HUMANIZE = (0.5, 1)
 # Beats per loop (field.md). The 97 BPM group and tabla are metrically ambiguous: reported apart.
 SONIC_PI = {"amen": 4, "amen_full": 16, "breakbeat": 4, "compus": 16, "garzul": 16, "industrial": 2, "mika": 16,
             "safari": 16}
@@ -48,7 +52,7 @@ SONIC_PI_AMBIGUOUS = {"tabla": 16, "electric": 4, "mehackit1": 4, "mehackit2": 4
 @dataclass
 class RealItem:
     name: str
-    group: str  # hydrogen | sonicpi | midi, with "-ambiguous" for items reported apart
+    group: str  # hydrogen | sonicpi | midi, with "-ambiguous" (or "-humanized") for items reported apart
     render: object  # function(path)
     beats: list = field(default_factory=list)
     downbeats: list = None  # None where the truth has no bars
@@ -74,12 +78,13 @@ def mono(raw, path, seconds=None):
 # ---------------------------------------------------------------- Hydrogen
 
 
-def hydrogen_song(song, seconds=SONG_SECONDS):
-    """The song's text with humanize and swing off and the sequence cut after `seconds`; its BPM, beats, downbeats."""
+def hydrogen_song(song, seconds=SONG_SECONDS, humanize=0):
+    """The song's text with swing off, humanize (time and velocity) at `humanize` and the sequence cut after
+    `seconds`; its BPM, beats, downbeats."""
     text = open(os.path.join(SONGS, song + ".h2song")).read()
     bpm = float(re.search(r"<bpm>([^<]*)</bpm>", text).group(1))
-    for tag in ("humanize_time", "humanize_velocity", "swing_factor"):
-        text = re.sub(f"<{tag}>[^<]*</{tag}>", f"<{tag}>0</{tag}>", text)
+    for tag, value in (("humanize_time", humanize), ("humanize_velocity", humanize), ("swing_factor", 0)):
+        text = re.sub(f"<{tag}>[^<]*</{tag}>", f"<{tag}>{value}</{tag}>", text)
     sizes = {m.group(1): int(m.group(2))
              for m in re.finditer(r"<pattern>\s*<name>([^<]*)</name>.*?<size>(\d+)</size>", text, re.S)}
     start, end = text.index("<patternSequence>"), text.index("</patternSequence>")
@@ -130,9 +135,11 @@ def with_kit(text, kit):
     return text[:start] + listed + text[end:]
 
 
-def hydrogen_item(song, kit, ambiguous):
-    text, bpm, beats, downbeats = hydrogen_song(song)
+def hydrogen_item(song, kit, ambiguous, humanize=0):
+    text, bpm, beats, downbeats = hydrogen_song(song, humanize=humanize)
     kit_name = "own" if kit is None else re.sub(r"[^A-Za-z0-9]+", "", kit)
+    if humanize:
+        kit_name += f"-humanize{humanize}"
     if kit is not None:
         text = with_kit(text, kit)
 
@@ -146,8 +153,8 @@ def hydrogen_item(song, kit, ambiguous):
             subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900)
             mono(raw, path)
 
-    return RealItem(f"h2-{song}-{kit_name}", "hydrogen" + ("-ambiguous" if ambiguous else ""), render, beats,
-                    downbeats, bpm)
+    group = "hydrogen" + ("-ambiguous" if ambiguous else "-humanized" if humanize else "")
+    return RealItem(f"h2-{song}-{kit_name}", group, render, beats, downbeats, bpm)
 
 
 # ---------------------------------------------------------------- Sonic Pi
@@ -234,6 +241,8 @@ def groove_item(name, segments, beats_per_bar=4):
 
 def items():
     out = [hydrogen_item(song, kit, ambiguous) for song, kits, ambiguous in HYDROGEN for kit in kits]
+    out += [hydrogen_item(song, None, False, humanize) for song, _, ambiguous in HYDROGEN if not ambiguous
+            for humanize in HUMANIZE]
     out += [sonic_pi_item(n, b, False) for n, b in SONIC_PI.items()]
     out += [sonic_pi_item(n, b, True) for n, b in SONIC_PI_AMBIGUOUS.items()]
     out += [groove_item("midi-step-100-130", [(100, 100, 16), (130, 130, 32)]),
