@@ -22,7 +22,8 @@ final class Receiver {
     /// everything sent before it (one socket, one sender host: loopback keeps the order).
     static let endAddress = "/jacktap-test/end"
     let kind: Kind
-    /// SCHED_FIFO priority of oscdump: low among real-time threads (the tests' private jackd runs without any).
+    /// SCHED_FIFO priority of oscdump: low among real-time threads, below a real-time private jackd's 10
+    /// (`jack/private-server` with JACKTAP_SERVER_REALTIME=1; most tests run theirs without any).
     static let realTimePriority = 5
     let port = Tool.freeUDPPort()
     let process: ChildProcess

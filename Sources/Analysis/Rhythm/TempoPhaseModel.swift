@@ -231,8 +231,8 @@ final class TempoPhaseModel {
     /// repeats its bars, speech and noise do not.
     var barRepetition: Float { bestPeriod > 0 ? bars.score(period: bestPeriod) : 0 }
 
-    /// What a step (`TempoStepDetector`) puts on a beat of the new period at this frame: twice the belief's mass,
-    /// so that the new tempo holds two thirds of it. The model still weighs it against the old tempo from the
+    /// What a step (`TempoStepDetector`), or a drifting beat named on its own frame (a late one), puts on a beat of
+    /// the new period at this frame: twice the belief's mass, so that the new tempo holds two thirds of it. The model still weighs it against the old tempo from the
     /// next frame on, the old tempo's third with it.
     /// eval/tempo_steps: 0.1 left the steps of 100 → 130 and 100 → 120 BPM a beat later, 0.3 the step from 80
     /// BPM (read at 160) two beats later. 0.5 lost the fourth beat of 160 → 120: a bump of the second's bass
@@ -240,7 +240,7 @@ final class TempoPhaseModel {
     /// back. 1 still lost the third beat of 75 (read at 150) → 100, where nothing is heard between the step and
     /// the old grid's next beat. eval/real and eval/run read the same at 0.5 and 2.
     static let stepShare: Float = 2
-    /// What a drift named after its beat has passed gets: as much as the rest of the belief. That beat's onset
+    /// What a drift named after its beat has passed (an early one) gets: as much as the rest of the belief. That beat's onset
     /// has gone by, so nothing more speaks for it before the next beat; at 0.3 the model kept its old
     /// period, and the accelerando of eval/real still lost its third beat (109 ms late).
     static let driftShare: Float = 1
