@@ -234,6 +234,15 @@ extension XCTestCase {
         return player
     }
 
+    /// `path` played on `server` from its first frame once its port is connected (`jacktap generate --file
+    /// --on-connect`), until the test ends; its port. The tapping jacktap then analyses the same audio however
+    /// long it took to start, which on a loaded machine is seconds of the wall clock and of the server's audio.
+    func playOnConnect(_ path: String, server: PrivateJackServer, name: String = "clip") throws -> String {
+        _ = try background(Tool.jacktap, ["generate", "--file", path, "--name", name, "--on-connect"], server: server)
+        try waitForPort("\(name):out_1", server: server)
+        return "\(name):out_1"
+    }
+
     /// Starts `tool` in the background (with `server`'s environment when given) and stops and reaps it when the
     /// test ends, whether it passed, failed or threw.
     func background(_ tool: String, _ arguments: [String], server: PrivateJackServer? = nil,

@@ -17,9 +17,7 @@ final class LiveBeatTests: XCTestCase {
         // whatever time jacktap and the receiver took to start: the audio it analyses, and so every figure
         // checked below, is the same on a quiet machine and on a loaded one. (A player that plays from its own
         // start, as jack-play does, hands jacktap the loop from wherever it has got to by then.)
-        _ = try background(Tool.jacktap, ["generate", "--file", path, "--name", "loop", "--on-connect"], server: server)
-        let player = "loop:out_1"
-        try waitForPort(player, server: server)
+        let player = try playOnConnect(path, server: server, name: "loop")
 
         let python = try Receiver(.pythonOSC)
         let run = try Tool.capture(Tool.jacktap, [player, "--osc", "127.0.0.1:\(python.port)", "--duration", "7",

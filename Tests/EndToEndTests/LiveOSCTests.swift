@@ -62,12 +62,11 @@ final class LiveOSCTests: XCTestCase {
     func testAFileAndALiveRunOfTheSameAudioGiveTheSameFigures() throws {
         let path = Tool.temporaryPath("same-audio.wav")
         defer { unlink(path) }
-        // 20 s: jack-play starts playing when it starts, and jacktap's 2 s must come after jacktap's own start,
-        // which takes many seconds of the wall clock (and of audio) on a loaded machine.
         try Tool.run("sox", ["-n", "-r", "48000", "-b", "24", path, "synth", "20", "sine", "523.25", "gain", "-12"])
         let file = jsonLines(try Tool.run(Tool.jacktap, ["analyze", path, "--json"]))
-        // jack-play (jack-tools) plays the same file into the server; jacktap taps it.
-        let player = try play(path, server: server)
+        // The same file played into the server from its first frame once jacktap has connected to it, so the
+        // live run analyses the file's first 2 s however long jacktap took to start.
+        let player = try playOnConnect(path, server: server)
         let live = try Tool.capture(Tool.jacktap, [player, "--json", "--duration", "2"], environment: server.environment)
         XCTAssertEqual(live.status, 0, live.stderr)
         let liveLines = jsonLines(live.stdout).dropFirst(20)
