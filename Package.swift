@@ -30,7 +30,9 @@ let package = Package(
         .target(name: "OSC", dependencies: ["Spawn"]),
         .target(name: "Spawn"),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
-        .target(name: "Output", dependencies: ["Analysis", "DSP", "OSC", "Spawn"]),
+        // Every figure jacktap publishes, declared once as data; the outputs and the docs derive from it.
+        .target(name: "Schema"),
+        .target(name: "Output", dependencies: ["Analysis", "DSP", "OSC", "Schema", "Spawn"]),
         .target(name: "JackHost", dependencies: ["CJack", "DSP", "Spawn"]),
         // `--listen`: OSC control input (subscribe, reset, connect, query); see Sources/Control.
         .target(name: "Control", dependencies: ["OSC", "Output", "JackHost"]),
@@ -56,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "Schema",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -70,12 +72,13 @@ let package = Package(
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport", "ToolSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport", "TestSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "ToolSupport"]),
-        .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC", "ToolSupport"]),
+        .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
+        .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC", "Schema", "ToolSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC"]),
         .testTarget(name: "MeterBridgeTests", dependencies: ["MeterBridge"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "OSC", "ToolSupport"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport", "ToolSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "ToolSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "Schema", "ToolSupport"], exclude: ["Fixtures"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,6 +1,7 @@
 import Analysis
 import Foundation
 import OSC
+import Schema
 
 /// `--json` output: one line per tick, keyed like the OSC paths, and a final summary line.
 ///
@@ -140,9 +141,9 @@ public enum JSONLines {
             out.raw(", ")
             out.quoted(OSCAddress.sanitizedPart(p.name))
             out.raw(": {\"loudness\": {")
-            for (i, (name, value)) in ProgrammeReading.fields(p).enumerated() {
+            for (i, (figure, value)) in ProgrammeReading.fields(p).enumerated() {
                 if i > 0 { out.raw(", ") }
-                out.quoted(name)
+                out.quoted(figure.leaf)
                 out.raw(": ")
                 out.fixed(value, 3)
             }

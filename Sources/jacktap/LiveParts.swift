@@ -56,7 +56,8 @@ final class LiveParts: @unchecked Sendable {
 
     /// `/status s:state i:xruns i:overruns` to every destination, and the same as a line to the meter bridge.
     func sendStatus() {
-        router?.publish(immediate: OSCMessage("/status", status.arguments))
+        router?.publish(immediate: OSCPublisher(prefix: "").statusMessage(state: status.state.rawValue,
+                                                                          xruns: status.xruns, overruns: status.overruns))
         feed?.status(JSONLines.statusLine(state: status.state.rawValue, xruns: status.xruns, overruns: status.overruns))
     }
 
@@ -64,9 +65,8 @@ final class LiveParts: @unchecked Sendable {
     /// start, after a server restart, a sample-rate change or more inputs), so the integrated loudness, the
     /// maxima and the tempo start again too.
     func announceRestart(reason: String, sampleRate: Int, period: Int) {
-        router?.publish(immediate: OSCMessage("/restarted", [
-            .string(reason), .int32(Int32(clamping: sampleRate)), .int32(Int32(clamping: period)),
-        ]))
+        router?.publish(immediate: OSCPublisher(prefix: "").restartedMessage(reason: reason, sampleRate: sampleRate,
+                                                                             period: period))
         if reason != "start" { say("analysis restarted (\(reason)): \(sampleRate) Hz, \(period) frames") }
     }
 

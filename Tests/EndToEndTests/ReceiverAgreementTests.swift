@@ -1,4 +1,5 @@
 import Foundation
+import Schema
 import ToolSupport
 import XCTest
 
@@ -33,7 +34,7 @@ final class ReceiverAgreementTests: XCTestCase {
             }
         }
         walk(line, prefix)
-        // The four band groups are also sent one value per path (OSCPublisher.bandGroupNames).
+        // The four band groups are also sent one value per path (FigureSchema.bandGroups).
         for (address, args) in out where address.hasSuffix("/bands4") && args.count == 4 {
             let base = address.dropLast("bands4".count)
             for (name, value) in zip(["bass", "lowmid", "mid", "high"], args) { out.append((base + name, [value])) }
@@ -47,6 +48,8 @@ final class ReceiverAgreementTests: XCTestCase {
         for line in jsonLines(json) { for (address, args) in Self.expectedMessages(line) { expected[address, default: []].append(args) } }
         var got = [String: [[Any]]]()
         for message in received { got[message.address, default: []].append(message.args) }
+        let undeclared = got.keys.filter { FigureSchema.figure(at: $0) == nil }.sorted()
+        XCTAssertEqual(undeclared, [], "\(label): received but not declared in the schema (docs/osc-reference.md)")
         let unreported = Set(got.keys).subtracting(expected.keys).sorted()
         XCTAssertEqual(unreported, [], "\(label): sent over OSC but not reported by --json")
         XCTAssertEqual(Set(expected.keys).subtracting(got.keys).sorted(), [], "\(label): in --json but never received")

@@ -1,4 +1,5 @@
 import OSC
+import Schema
 
 /// One destination's path from the shared messages of a tick to its datagrams: filter, prefix, scale,
 /// smoothing, rate, packing.

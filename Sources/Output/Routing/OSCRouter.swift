@@ -1,5 +1,6 @@
 import Analysis
 import OSC
+import Schema
 import Synchronization
 
 /// Sends each tick and event to every destination the way that destination wants it (``DestinationSettings``):
@@ -11,6 +12,8 @@ import Synchronization
 public final class OSCRouter: Sendable {
     /// Builds the messages once per tick without a prefix; each destination puts its own in front.
     private let publisher = OSCPublisher(prefix: "")
+    /// The address endings of the figures whose instant is the pitch window's (`/pitch`, `/note`), from the schema.
+    private static let pitchWindowSuffixes = FigureSchema.all.filter { $0.instant == .pitchWindow }.map(\.suffix)
     private let analysisRate: Double
     private let routes: Mutex<[DestinationRoute]>
 
@@ -64,7 +67,7 @@ public final class OSCRouter: Sendable {
                 if let pitch = port.pitch { pitchTimes["/" + OSCAddress.sanitizedPart(port.name)] = pitch.time }
             }
             for (index, message) in messages.enumerated()
-            where message.address.hasSuffix("/pitch") || message.address.hasSuffix("/note") {
+            where Self.pitchWindowSuffixes.contains(where: { message.address.hasSuffix($0) }) {
                 let portPath = String(message.address[..<message.address.lastIndex(of: "/")!])
                 instants[index] = pitchTimes[portPath].map { clock.timetag(at: $0) }
             }

@@ -1,3 +1,5 @@
+import Schema
+
 /// How a destination wants its values: `scale=db|unit|byte|percent`.
 ///
 /// Lighting consoles take levels as 0..1 floats (Resolume, QLC+, MagicQ), 0..255 integers (DMX) or

@@ -1,3 +1,4 @@
+import Schema
 import Output
 import XCTest
 
