@@ -18,13 +18,30 @@ public struct OSCBundle: Sendable, Equatable {
     /// Appends the bundle in OSC 1.0 binary form: the OSC-string "#bundle", the 8-byte time tag, then each
     /// element as an int32 size followed by that many bytes.
     public func encode(into buffer: inout [UInt8]) {
-        buffer.appendOSCString("#bundle")
-        buffer.appendBigEndian(timetag.rawValue)
+        Self.appendHeader(timetag, into: &buffer)
         for element in elements {
             let sizePosition = buffer.reserveSizePrefix()
             element.encode(into: &buffer)
             buffer.fillSizePrefix(at: sizePosition)
         }
+    }
+
+    /// Appends a bundle of elements already encoded (`elements[i]` for each i of `indices`, in that order): the
+    /// same bytes as a bundle of the decoded elements, for a sender that encoded each message once to measure it
+    /// and packs them into datagrams by size.
+    public static func encode(timetag: OSCTimetag, elements: [[UInt8]], _ indices: some Sequence<Int>,
+                              into buffer: inout [UInt8]) {
+        appendHeader(timetag, into: &buffer)
+        for index in indices {
+            buffer.appendBigEndian(UInt32(elements[index].count))
+            buffer.append(contentsOf: elements[index])
+        }
+    }
+
+    /// The OSC-string "#bundle" and the 8-byte time tag.
+    private static func appendHeader(_ timetag: OSCTimetag, into buffer: inout [UInt8]) {
+        buffer.appendOSCString("#bundle")
+        buffer.appendBigEndian(timetag.rawValue)
     }
 
     /// The bundle in OSC 1.0 binary form, ready to be one UDP datagram.

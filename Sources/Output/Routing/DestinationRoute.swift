@@ -131,20 +131,8 @@ final class DestinationRoute: @unchecked Sendable {
         }
         for group in DatagramPacker.bundleGroups(sizes: encoded.map(\.count), maxSize: settings.maxSize) {
             datagram.removeAll(keepingCapacity: true)
-            datagram.append(contentsOf: Array("#bundle".utf8))
-            datagram.append(0)
-            appendBigEndian(timetag.rawValue, byteCount: 8)
-            for index in group {
-                appendBigEndian(UInt64(encoded[index].count), byteCount: 4)
-                datagram.append(contentsOf: encoded[index])
-            }
+            OSCBundle.encode(timetag: timetag, elements: encoded, group, into: &datagram)
             datagram.withUnsafeBytes { sender.send($0, to: 0) }
-        }
-    }
-
-    private func appendBigEndian(_ value: UInt64, byteCount: Int) {
-        for shift in stride(from: (byteCount - 1) * 8, through: 0, by: -8) {
-            datagram.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
         }
     }
 }
