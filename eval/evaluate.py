@@ -47,7 +47,8 @@ def tool_views(item, raw):
         b, h = a["sizes"]["pitch"]
         conf = a["pitch_conf"]
         aligned_t = [tools.aubio_yin_centre(s, f, b, h) / rate for s, f, _ in conf]
-        # voiced when yin's confidence >= 0.8 (standards.md); otherwise the candidate is kept, negative.
+        # voiced when yin's confidence >= 0.8 (at that gate aubio's yin voiced no frame of pink noise); otherwise
+        # the candidate is kept, negative.
         aligned_f = [f if c >= 0.8 else -f for _, f, c in conf]
         oh = a["sizes"]["onset"][1]
         bh = a["sizes"]["beat"][1]

@@ -35,14 +35,14 @@ LOOP_SECONDS = 30.0
 # Recorded kits whose instruments follow the GM demo songs' order (kick, stick, snare, clap, rimshot, tom, hat…):
 # a song keeps its voices with them. None is the song's own kit.
 GM_KITS = (None, "The Black Pearl 1.0", "ColomboAcousticDrumkit")
-# (song, kits, ambiguous): GM_kit_Jazzy's pulse is ambiguous (pedal hat on the off-beats, field.md); the TR808
+# (song, kits, ambiguous): GM_kit_Jazzy's pulse is ambiguous (pedal hat on the off-beats); the TR808
 # demo is written for its own kit's layout.
 HYDROGEN = [("GM_kit_demo1", GM_KITS, False), ("GM_kit_demo2", GM_KITS, False), ("GM_kit_demo3", GM_KITS, False),
             ("GM_kit_Diddley", GM_KITS, False), ("tutorial_georgyporgy", GM_KITS, False),
             ("TR808kit-demo", (None,), False), ("GM_kit_Jazzy", (None,), True)]
 # Hydrogen's humanize settings of the humanised group (0…1).
 HUMANIZE = (0.5, 1)
-# Beats per loop (field.md). The 97 BPM group and tabla are metrically ambiguous: reported apart.
+# Beats per loop of Sonic Pi's loop_* samples. The 97 BPM group and tabla are metrically ambiguous: reported apart.
 SONIC_PI = {"amen": 4, "amen_full": 16, "breakbeat": 4, "compus": 16, "garzul": 16, "industrial": 2, "mika": 16,
             "safari": 16}
 SONIC_PI_AMBIGUOUS = {"tabla": 16, "electric": 4, "mehackit1": 4, "mehackit2": 4, "perc1": 4, "perc2": 4,

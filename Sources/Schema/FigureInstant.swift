@@ -1,4 +1,4 @@
-/// Which instant a figure describes: live, its bundle's timetag says so (README, "Timetags").
+/// Which instant a figure describes: live, its bundle's timetag says so (docs/outputs.md, "Timetags").
 public enum FigureInstant: String, Sendable, CaseIterable {
     /// The tick's: the end of the analysed frames.
     case tick

@@ -41,7 +41,7 @@ struct Analyze: ParsableCommand {
         let router: OSCRouter?
         do { router = try output.makeRouter(analysisRate: analysis.rate) } catch { error.exit() }
         if files.count == 1 {
-            if let failure = analyse(files[0], router: router, threads: analysis.threads, showProgress: true,
+            if let failure = analyse(files[0], router: router, threads: analysis.threadCount, showProgress: true,
                                      write: StandardOutput.write) {
                 Failure(description: failure, code: Failure.badFile).exit()
             }
@@ -49,8 +49,8 @@ struct Analyze: ParsableCommand {
         }
         // Several files: side by side, each on its own thread and printed in order as the ones before it are
         // done; one after another, printed as they go, when OSC must get one stream at a time.
-        let parallelFiles = router == nil ? min(analysis.threads, files.count) : 1
-        let threadsPerFile = max(1, analysis.threads / parallelFiles)
+        let parallelFiles = router == nil ? min(analysis.threadCount, files.count) : 1
+        let threadsPerFile = max(1, analysis.threadCount / parallelFiles)
         let printer = OrderedPrinter()
         WorkSplitter(threads: parallelFiles).forEach(files.count) { index in
             let buffer = TextBuffer()

@@ -25,12 +25,15 @@ struct AnalysisOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Threads the analysis spreads the ports over (default: one per core); the figures are the same for any number.",
         valueName: "n"))
-    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    var threads: Int?
+
+    /// `--threads`, or one per core: the help shows no default, since it is the machine's.
+    var threadCount: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @OptionGroup(title: "Musical analysis") var music: MusicOptions
 
     func validate() throws {
-        guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be between 1 and 256") }
+        guard (1...256).contains(threadCount) else { throw ValidationError("--threads must be between 1 and 256") }
         guard rate > 0, rate <= 1000 else { throw ValidationError("--rate must be between 0 and 1000 ticks per second") }
         guard fft >= 256, fft <= 65_536, fft % 2 == 0 else { throw ValidationError("--fft must be an even size from 256 to 65536") }
         guard bands >= 1, bands <= 512 else { throw ValidationError("--bands must be between 1 and 512") }
@@ -45,7 +48,7 @@ struct AnalysisOptions: ParsableArguments {
         config.bandCount = bands
         config.levelFloorDB = floor
         config.pitch.a4 = a4
-        config.threads = threads
+        config.threads = threadCount
         music.apply(to: &config)
         return config
     }

@@ -3,8 +3,8 @@ import Foundation
 import OSC
 
 /// The `--json` lines as jacktap wrote them before JSONText: every number through Foundation's
-/// `String(format: "%.Nf")`, every string escaped scalar by scalar, the keys and their order as README's "JSON
-/// lines" section and JSONLines' documentation give them. Written here, apart from the writer, so that a test can
+/// `String(format: "%.Nf")`, every string escaped scalar by scalar, the keys and their order as the JSON lines in
+/// docs/analysis.md and JSONLines' documentation give them. Written here, apart from the writer, so that a test can
 /// hold the writer's lines against it byte for byte. Keys go through `OSCAddress.sanitizedPart`, as they did then:
 /// the JSON keys are the OSC path parts, a rule of the OSC module, not of the writer.
 enum FoundationFormattedLines {

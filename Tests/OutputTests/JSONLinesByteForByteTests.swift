@@ -106,7 +106,7 @@ final class JSONLinesByteForByteTests: XCTestCase {
         }
     }
 
-    /// The reference itself: a line it builds is what README's "JSON lines" section shows, and valid JSON.
+    /// The reference itself: a line it builds is what docs/analysis.md's JSON lines show, and valid JSON.
     func testTheReferenceWritesTheDocumentedLines() throws {
         let port = PortReading(name: "in_1", peakDB: -6.0206, rmsDB: -9.0309, level: 0.84949, bands: [0, 1],
                                pitch: PitchReading(frequency: 440, confidence: 0.9991, voiced: true, time: 1.20966),

@@ -35,7 +35,7 @@
 /// from 100 to 130 BPM and of the accelerando from 90 to 140, and of no other item: the step is followed after 3
 /// beats instead of 6 (counted from the last old beat: the first two new ones are lost), the accelerando at once
 /// instead of after 4. For `eval/tempo_steps` (12 steps from 75 to 180 BPM, up and down, and 8 ramps) see the
-/// README's table.
+/// the table in docs/analysis.md.
 /// Everything is allocated in `init`.
 final class TempoStepDetector {
     static let strongActivation: Float = 0.3
