@@ -35,6 +35,6 @@ public struct AnalysisConfig: Sendable, Equatable {
     /// Threads the analysis spreads its ports over (`--threads`); the figures do not depend on it.
     public var threads = 1
 
-    /// The defaults of the OSC contract (design.md).
+    /// The defaults of the OSC contract (docs/osc-reference.md).
     public init() {}
 }

@@ -10,7 +10,7 @@ final class PortAnalyzer {
     let spectrum: PowerSpectrum
     let layout: BandLayout
     /// Band groups for consoles: 4 bands with upper edges 100/250/3000/10000 Hz (bass, low-mid, mid, high, the
-    /// split LedFx uses) and 7 log-spaced bands 63 Hz–16 kHz (the count of MagicQ's audio input); standards.md.
+    /// split LedFx uses) and 7 log-spaced bands 63 Hz–16 kHz (the count of MagicQ's audio input).
     let layout4: BandLayout
     let layout7: BandLayout
     /// The trackers `--music` chose (nil: not run, nothing reported).

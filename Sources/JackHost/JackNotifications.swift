@@ -6,7 +6,8 @@ import Synchronization
 /// an xrun happened, ports came, went or were renamed. The callbacks run on libjack's own threads
 /// (jackd2's notification thread, PipeWire's data or main loop), so each only stores an atomic and posts a
 /// semaphore, as the shutdown handler always did; the threads that act on it (analysis, port follower)
-/// read the atomics. field.md: "Nobody calls libjack from inside a JACK callback".
+/// read the atomics. Nobody calls libjack from inside a JACK callback: not jack-matchmaker, non-mixer, a2jmidid
+/// or Carla (read in their source).
 ///
 /// Plain data behind a pointer, allocated before the callbacks are set and freed after the client is closed:
 /// no class, closure or String, so a callback costs no retain, release or lock.

@@ -5,7 +5,7 @@ import Synchronization
 /// Follows the JACK graph for one opening of the client: when ports register, go or are renamed, it connects every source the session's ``SourcePlan`` gives an input and that is not yet
 /// connected, and names each input after its source in JACK metadata ("in_1 ← Drums L").
 ///
-/// As jack-plumbing does (field.md): the registration and connection callbacks only wake this normal-priority
+/// As jack-plumbing does (read in its source): the registration and connection callbacks only wake this normal-priority
 /// thread; it waits out the burst of notifications (`settle`, 50 ms: a client registers all its ports at
 /// once), then lists the ports and acts. It never runs on, or blocks, JACK's threads.
 ///

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Which source port feeds which of jacktap's inputs, kept across port changes and server restarts.
 ///
-/// The rules (jack-plumbing's, field.md): named sources take the first inputs, in order, whether or not they
+/// The rules (jack-plumbing's): named sources take the first inputs, in order, whether or not they
 /// exist yet; every source a `--connect` glob matches takes the next free input when it appears. An input
 /// keeps its source once given (sticky): a player that stops and starts again comes back on the same input,
 /// and after a server restart every input gets the source it had. More sources than inputs asks for more

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The synthesisable EBU Tech 3341 and Tech 3342 test signals (../shared/standards.md), made here at 48 kHz:
+/// The synthesisable EBU Tech 3341 and Tech 3342 test signals, made here at 48 kHz:
 /// "tone" is a 1 kHz sine, stereo in phase, its level the sine's peak per channel in dBFS.
 public enum ComplianceSignals {
     public static let rate = 48_000

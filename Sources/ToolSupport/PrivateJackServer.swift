@@ -27,7 +27,7 @@ public final class PrivateJackServer {
     }
 
     /// Kills the server with SIGKILL, as a crash would; start it again under the same name (`init(name:…)`)
-    /// or its shared-memory slot stays taken (field.md).
+    /// or its shared-memory slot stays taken (one of jackd2's 8: MAX_SERVERS in common/shm.h).
     public func crash() {
         stopped = true
         _ = try? Tool.run(Tool.repositoryPath("jack/private-server"), ["kill", name])

@@ -35,7 +35,7 @@ final class Receiver {
         unlink(outputPath)
         switch kind {
         case .oscdump:
-            // -L: line-buffered, so what it printed is in the file whenever it is stopped (ecosystem.md).
+            // -L: line-buffered, so what it printed is in the file whenever it is stopped (liblo's oscdump).
             // oscdump cannot enlarge its socket's receive buffer (212 KB, some 300 datagrams), and `analyze`
             // sends a file's thousands of messages as fast as it reads them: on a loaded machine oscdump, waiting
             // for a core, let the kernel drop hundreds in every run. It reads at real-time priority (chrt), so

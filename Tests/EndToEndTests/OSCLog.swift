@@ -17,7 +17,8 @@ final class OSCLog {
         errorPath = path + ".err"
         unlink(path)
         unlink(errorPath)
-        // -L: line-buffered, so every message is in the file as soon as it arrives (ecosystem.md).
+        // -L: line-buffered, so every message is in the file as soon as it arrives (liblo's oscdump: "line
+        // buffering even if stdout is a pipe or file").
         process = try Tool.start("oscdump", ["-L", String(port)], stdoutPath: path, stderrPath: errorPath)
         do { try Receiver.waitUntilBound(port: port, timeout: 60) } catch {
             let said = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""

@@ -17,7 +17,8 @@ public struct PitchConfig: Sendable, Equatable {
 
     /// Defaults:
     /// - minimum 40 Hz: E1 (41.2 Hz), the lowest string of a 4-string bass, with a margin for flat tuning;
-    ///   two periods are 2,400 samples at 48 kHz (standards.md: 2,048 samples stop at ~43 Hz).
+    ///   two periods are 2,400 samples at 48 kHz (aubio's yin searches lags up to half its buffer: 2,048 samples
+    ///   stop at ~43 Hz).
     /// - maximum 4,200 Hz: above C8 (4,186 Hz), the top of the piano.
     /// - confidence gate 0.6: pink noise never reached 0.46 in 45 s at 44.1/48/96 kHz (99.9th percentile
     ///   0.42), while the attacks and vibrato of real instruments often sit at 0.6–0.8; against 0.8 the gate

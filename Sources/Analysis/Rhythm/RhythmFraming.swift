@@ -2,7 +2,7 @@
 /// instants at any sample rate.
 ///
 /// The hop is 128 samples at 44.1 kHz (2.9 ms, 345 frames/s), as aubio's best onset setting (hfc 1024/128,
-/// standards.md); the window is 1024 samples at 44.1 kHz (23.2 ms). At other rates the window is rounded to
+/// F 0.944 with mir_eval); the window is 1024 samples at 44.1 kHz (23.2 ms). At other rates the window is rounded to
 /// a multiple of 32 samples so the FFT length factors into 2, 5 and 7 (1120 at 48 kHz, 2240 at 96 kHz),
 /// which FFTW transforms about as fast as a power of two; the bins stay ~43 Hz wide at every rate.
 struct RhythmFraming: Equatable {

@@ -32,7 +32,7 @@ public struct BiquadCoefficients: Equatable, Sendable {
 ///
 /// BS.1770 publishes the two sections' coefficients at 48 kHz only and asks that other rates use coefficients
 /// giving the same frequency response. Both sections are therefore designed here from the analogue parameters
-/// that reproduce the published 48 kHz figures (to 1e-14; see standards.md, "Loudness") with the bilinear
+/// that reproduce the published 48 kHz figures (to 1e-14; libebur128's ebur128_init_filter) with the bilinear
 /// transform prewarped at each section's f0, K = tan(π·f0/fs):
 /// - shelf: f0 1681.974450955533 Hz, gain 3.999843853973347 dB, Q 0.7071752369554196; the band-edge gain is
 ///   Vh^0.4996667741545416 (the fitted exponent that makes the published b0…b2 come out, rather than RBJ's ½);

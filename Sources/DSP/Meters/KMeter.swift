@@ -5,8 +5,8 @@
 /// Ballistics of Fons Adriaensen's kmeterdsp: the squared signal through two cascaded one-pole low-passes
 /// of ω = 9.72 s⁻¹. Their step response 1 − e^(−ωt)(1 + ωt) has no overshoot, and the reading (its square
 /// root) reaches 99 % when that response reaches 0.98, at ωt = 5.84, t = 0.601 s: Fons's "99 % at
-/// 600 ms" (standards.md); measured here 600.8 ms at 48 kHz. Both sections are updated every sample (Fons
-/// updates the second every fourth).
+/// 600 ms" (his kmeterdsp as x42/meters.lv2 ships it, 48 kHz); measured here 600.8 ms at 48 kHz. Both sections
+/// are updated every sample (Fons updates the second every fourth).
 ///
 /// `read` returns the largest reading since the previous read. Not thread-safe: call `process` and `read`
 /// from one thread. The K-system's peak hold (0.5 s, then 15 dB/s) is `PeakHold`'s.

@@ -6,7 +6,7 @@ import Foundation
 /// Two peak followers with different attack rates share one exponential release, and the reading is
 /// their sum: the construction of Fons Adriaensen's iec1ppmdsp / iec2ppmdsp, whose attack rates are kept
 /// (type I 450 s⁻¹ and 1300 s⁻¹, type II 200 s⁻¹ and 860 s⁻¹). Measured here with them, 48 kHz, relative
-/// to the steady tone (standards.md's figures in brackets):
+/// to the steady tone (in brackets: DIN 45406 or IEC 60268-10, or Fons's own figure where they give none):
 /// - type I: 10 ms burst −0.83 dB (DIN: −1), 5 ms −2.07 dB (−2);
 /// - type II: 10 ms burst −2.04 dB (IEC IIa: −2), 5 ms −3.95 dB (Fons −3.95).
 /// The release is set from the standard's fall time, not from Fons's constant: type I falls 20 dB in

@@ -1,11 +1,11 @@
 /// A held peak in dB: holds the highest level for `holdSeconds`, then falls at `fallDBPerSecond` until a
 /// level reaches it again (the K-system's digital peak indicator: 0.5 s, then 15 dB/s in Fons Adriaensen's
-/// kmeterdsp; bar graphs commonly hold 1–2 s, standards.md "Spectrum bands").
+/// kmeterdsp; bar graphs commonly hold 1–2 s).
 ///
 /// Advanced by elapsed time, not by samples or periods: the held value is computed from the peak and the
 /// time since it (`peak − fall · max(0, age − hold)`), never by subtracting per step, so it is the same
-/// whether time advances in many small steps or few large ones (jack_mixer's K-meter fell at a rate that
-/// depended on the period size; standards.md "Ballistics"). Values are floored at `Decibels.floor`.
+/// whether time advances in many small steps or few large ones (jack_mixer's K-meter peak fell at a rate that
+/// depended on the period size until jack_mixer pull request #133). Values are floored at `Decibels.floor`.
 public struct PeakHold: Sendable, Equatable {
     /// How long a peak is held before it falls, seconds.
     public var holdSeconds: Double

@@ -12,8 +12,8 @@ import Foundation
 ///   prototype has about 12 taps per phase.
 /// - Kaiser β = 8: side lobes below −80 dB, so the images of a full-scale tone add no visible peak.
 /// - With it the lowest reading of a unit sine in that sweep was −0.44 dB (at 0.4 fs), the loss of the
-///   4× sampling grid itself there (cos(π·0.4/4)); standards.md ("True peak") gives 0.55 dB at 0.45 fs
-///   as the 4× worst case. The highest was +0.001 dB.
+///   4× sampling grid itself there (cos(π·0.4/4)); at 0.45 fs the same loss, cos(π·0.45/4), is 0.55 dB: the
+///   4× worst case. The highest was +0.001 dB.
 /// - Each phase is scaled to unity gain at DC, so a DC level reads exactly.
 struct TruePeakFilter {
     /// Oversampling factor: 4 below 96 kHz, 2 below 192 kHz, 1 from 192 kHz on (BS.1770-4 Annex 2).

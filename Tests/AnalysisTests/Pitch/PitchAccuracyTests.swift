@@ -27,7 +27,7 @@ final class PitchAccuracyTests: XCTestCase {
         }
     }
 
-    /// standards.md: E1 (41.2 Hz) needs a 4,096-sample FFT at 48 kHz; the window spans two of its periods.
+    /// E1 (41.2 Hz) needs a 4,096-sample FFT at 48 kHz: the window spans two of its periods, 2,330 samples.
     func testE1IsReadAt48kHzWithTheDefaultRange() {
         let rate = 48_000.0
         let tracker = PitchTracker(config: PitchConfig(), sampleRate: rate)

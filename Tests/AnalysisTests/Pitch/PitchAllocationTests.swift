@@ -2,7 +2,7 @@ import Analysis
 import TestSupport
 import XCTest
 
-/// `process` must not allocate (realtime-swift.md): the analysis thread runs it forever.
+/// `process` must not allocate: the analysis thread runs it forever.
 final class PitchAllocationTests: XCTestCase {
     func testProcessAllocatesNothingAfterInit() {
         for rate in [44_100.0, 48_000, 96_000] {

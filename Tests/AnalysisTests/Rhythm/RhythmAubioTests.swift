@@ -3,7 +3,7 @@ import Foundation
 import ToolSupport
 import XCTest
 
-/// The same signal through aubio (aubio-tools), the real-time onset reference of standards.md
+/// The same signal through aubio (aubio-tools), the real-time onset reference at its best setting
 /// (`aubioonset -O hfc -B 1024 -H 128`). aubio's printed times are shifted back by its own delay
 /// compensation, so this compares which onsets are found: jacktap's times as reported (up to 20 ms after the
 /// onset) against aubio's printed ones, within ±50 ms. (`aubiotrack` finds only

@@ -4,7 +4,7 @@ import ToolSupport
 import XCTest
 
 /// The tracker is a streaming, real-time object: results do not depend on how the stream is cut, `reset`
-/// starts a new stream, and `process` never allocates (realtime-swift.md).
+/// starts a new stream, and `process` never allocates.
 final class RhythmStreamingTests: XCTestCase {
     let rate = 48_000.0
 

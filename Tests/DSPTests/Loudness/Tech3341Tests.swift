@@ -1,8 +1,8 @@
 import DSP
 import XCTest
 
-/// EBU Tech 3341 (2016) test cases 1–6 and 9–14 ("EBU Mode" minimum requirements), synthesised as the table
-/// in standards.md describes them: 48 kHz, 1 kHz sine, stereo in phase, level per channel (sine peak, dBFS).
+/// EBU Tech 3341 (2016) test cases 1–6 and 9–14 ("EBU Mode" minimum requirements), synthesised as its table
+/// of test signals describes them: 48 kHz, 1 kHz sine, stereo in phase, level per channel (sine peak, dBFS).
 /// Each is fed in blocks of 64, 256 and 1024 frames, which must give bit-identical readings.
 final class Tech3341Tests: XCTestCase {
     let stereo: [ChannelRole] = [.left, .right]

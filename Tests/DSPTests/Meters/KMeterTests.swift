@@ -25,7 +25,7 @@ final class KMeterTests: XCTestCase {
     }
 
     func testKMeterReaches99PercentAt600msWithNoOvershoot() {
-        // Fons Adriaensen's kmeterdsp (standards.md "Ballistics"): 99 % at 600 ms, no overshoot; ±5 %.
+        // Fons Adriaensen's kmeterdsp (x42/meters.lv2, 48 kHz): 99 % at 600 ms, no overshoot; ±5 %.
         for sampleRate in [44_100.0, 48_000, 96_000] {
             let meter = KMeter(sampleRate: sampleRate)
             let tone = MeterSignal.sine(frequency: 1000, amplitude: 0.5, seconds: 4, sampleRate: sampleRate)

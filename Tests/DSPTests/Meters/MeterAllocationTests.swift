@@ -2,7 +2,7 @@ import DSP
 import TestSupport
 import XCTest
 
-/// `process` must not allocate (realtime-swift.md): each meter runs 1,000 blocks under the counter.
+/// `process` must not allocate: each meter runs 1,000 blocks under the counter.
 final class MeterAllocationTests: XCTestCase {
     let rate = 48_000.0
     let block = 256

@@ -83,8 +83,8 @@ enum MeterSignal {
         return s
     }
 
-    /// True-peak cases 15–19 of EBU Tech 3341 (standards.md, "Tech 3341 … cases"): (case, sine, expected
-    /// dBTP). Frequencies are fractions of the sample rate, so the cases apply at any rate.
+    /// True-peak cases 15–19 of EBU Tech 3341: (case, sine, expected dBTP). Frequencies are fractions of the
+    /// sample rate, so the cases apply at any rate.
     static func truePeakSines(sampleRate fs: Double) -> [(number: Int, signal: [Float], expected: Double)] {
         let cases: [(Int, Double, Double, Double, Double)] = [
             (15, fs / 4, 0.5, 0, -6.0),
@@ -99,7 +99,7 @@ enum MeterSignal {
         }
     }
 
-    /// True-peak cases 20–23 of EBU Tech 3341 as standards.md describes them: 100 ms of a sine at fs/6 of
+    /// True-peak cases 20–23 of EBU Tech 3341 as it describes them: 100 ms of a sine at fs/6 of
     /// amplitude 0.5 in which one period of fs/4 at 1.0 takes the tone's place, made at 4·fs, low-passed
     /// below fs/2 (Kaiser-windowed sinc, 0.45 fs, β 10, 511 taps at 4·fs), scaled so that its largest
     /// 4·fs sample is exactly 1.0 (what makes the expected reading 0.0 dBTP), and decimated by 4 at
