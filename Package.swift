@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Control", dependencies: ["OSC", "Output", "JackHost"]),
         // `--http`: the meter bridge, a page and a WebSocket stream of the `--json` lines; see Sources/MeterBridge.
         .target(name: "MeterBridge", dependencies: [
-            "Output",
+            "Output", "OSC", "Schema",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -46,6 +46,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
+        // `--oscquery`: multicast DNS service discovery, so OSCQuery clients find jacktap; see Sources/ServiceDiscovery.
+        .target(name: "ServiceDiscovery", dependencies: ["Spawn"]),
         // NSM (New Session Manager) client: announce, open/save requests and replies; see Sources/Session.
         .target(name: "Session", dependencies: ["OSC"]),
         // `--link`: Ableton Link (Debian's header-only ableton-link-dev and libasio-dev) behind a C API of a few
@@ -58,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "Schema",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "Schema", "ServiceDiscovery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -73,9 +75,10 @@ let package = Package(
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport", "TestSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "ToolSupport"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
+        .testTarget(name: "ServiceDiscoveryTests", dependencies: ["ServiceDiscovery"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC", "Schema", "ToolSupport"]),
-        .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC"]),
-        .testTarget(name: "MeterBridgeTests", dependencies: ["MeterBridge"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC", "Schema"]),
+        .testTarget(name: "MeterBridgeTests", dependencies: ["MeterBridge", "Output", "Analysis", "OSC", "Schema"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "OSC", "ToolSupport"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport", "ToolSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "Schema", "ToolSupport"], exclude: ["Fixtures"]),

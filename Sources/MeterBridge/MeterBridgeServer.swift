@@ -23,7 +23,7 @@ public final class MeterBridgeServer: Sendable {
     /// Where the server listens, `HOST:PORT` (the port the kernel chose when asked for 0).
     public let boundAddress: String
 
-    private let running: Task<Void, Never>
+    private let listener: HTTPListener
 
     /// A connection that sends nothing for this long is closed: a browser's idle keep-alive, half a request,
     /// a WebSocket viewer that stopped answering the 15 s pings.
@@ -35,11 +35,7 @@ public final class MeterBridgeServer: Sendable {
     /// the page with `prefix` as the OSC prefix its `data-path` attributes carry. Returns once the socket listens.
     public init(host: String, port: UInt16, prefix: String, broadcast: LineBroadcast) throws(MeterBridgeError) {
         let router = Self.router(broadcast: broadcast, page: MeterBridgePage.html(prefix: prefix))
-        let started = Handoff<Result<String, MeterBridgeError>>()
-        // No log: stdout carries `--json`, and what a viewer does wrong is the viewer's business.
-        let quiet = Logger(label: "jacktap.http", factory: { _ in SwiftLogNoOpLogHandler() })
-        let given = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        let app = Application(
+        listener = try HTTPListener(
             router: router,
             server: HTTPServerBuilder { responder in
                 IdleClosingChannel(
@@ -59,47 +55,13 @@ public final class MeterBridgeServer: Sendable {
                     timeout: Self.idleTimeout
                 )
             },
-            configuration: .init(address: .hostname(host, port: Int(port)), serverName: nil),
-            onServerRunning: { channel in
-                let address = channel.localAddress.map { bound in
-                    let ip = bound.ipAddress ?? host
-                    return "\(bound.protocol == .inet6 ? "[\(ip)]" : ip):\(bound.port ?? Int(port))"
-                }
-                started.put(.success(address ?? given))
-            },
-            logger: quiet
-        )
-        running = Task.detached {
-            do { try await app.run() } catch {
-                // NIO's errors name the call and the errno; the user wants the errno's own words.
-                let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
-                started.put(.failure(.cannotListen(address: given, reason: reason)))
-            }
-        }
-        switch started.take() {
-        case .success(let address): boundAddress = address
-        case .failure(let error):
-            running.cancel()
-            throw error
-        }
+            host: host, port: port)
+        boundAddress = listener.boundAddress
         self.broadcast = broadcast
     }
 
-    /// Closes the listening socket and every connection, and waits until the server has stopped, at most
-    /// `stopTimeout` seconds: jacktap is exiting, and a connection that ignored the cancellation goes with it.
-    public func stop() {
-        running.cancel()
-        let done = Handoff<Bool>()
-        let running = self.running
-        Task.detached {
-            await running.value
-            done.put(true)
-        }
-        _ = done.take(timeout: Self.stopTimeout)
-    }
-
-    /// Seconds `stop` waits for the server's tasks.
-    static let stopTimeout = 5.0
+    /// Closes the listening socket and every connection, and waits until the server has stopped.
+    public func stop() { listener.stop() }
 
     /// The routes: four fixed paths, each served from memory; nothing is ever mapped onto the file system.
     static func router(broadcast: LineBroadcast, page: String) -> Router<BasicRequestContext> {
@@ -154,31 +116,5 @@ public final class MeterBridgeServer: Sendable {
             _ = try await group.next()
             group.cancelAll()
         }
-    }
-}
-
-/// One value handed from a task to the thread that waits for it (the first one put is kept).
-private final class Handoff<T: Sendable>: Sendable {
-    private let value = Mutex<T?>(nil)
-    private let ready = DispatchSemaphore(value: 0)
-
-    func put(_ new: T) {
-        let first = value.withLock { stored in
-            guard stored == nil else { return false }
-            stored = new
-            return true
-        }
-        if first { ready.signal() }
-    }
-
-    func take() -> T {
-        ready.wait()
-        return value.withLock { $0! }
-    }
-
-    /// The value, or nil if none came within `seconds`.
-    func take(timeout seconds: Double) -> T? {
-        guard ready.wait(timeout: .now() + seconds) == .success else { return nil }
-        return value.withLock { $0 }
     }
 }

@@ -12,12 +12,15 @@ public final class SnapshotSinks {
     let feed: JSONLineFeed?
     /// Where the JSON lines and the view go: stdout, or a buffer the caller prints later.
     let write: (String) -> Void
+    /// The newest figures, for OSCQuery (`--oscquery`).
+    let latest: LatestFigures?
 
     /// Sends OSC through `router` (each destination with its own settings), prints JSON lines when `json`,
     /// hands the same lines to `feed` when given, draws `view` when given; text goes to `write` (stdout unless
     /// told otherwise).
     public init(router: OSCRouter?, json: Bool, view: TerminalView?, feed: JSONLineFeed? = nil,
-                write: @escaping (String) -> Void = StandardOutput.write) {
+                latest: LatestFigures? = nil, write: @escaping (String) -> Void = StandardOutput.write) {
+        self.latest = latest
         self.router = router
         self.json = json
         self.view = view
@@ -29,6 +32,7 @@ public final class SnapshotSinks {
     /// With a `clock` (live), bundles carry the wall-clock instants the values describe.
     public func publish(_ snapshot: Snapshot, clock: StreamClock? = nil) {
         router?.publish(snapshot, clock: clock)
+        latest?.record(snapshot)
         if json || feed != nil {
             let line = JSONLines.line(for: snapshot)
             if json { write(line + "\n") }
@@ -42,6 +46,7 @@ public final class SnapshotSinks {
     /// the beat), or a plain message for destinations that take plain messages. Never rate-limited.
     public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
         router?.publish(event, timetag: timetag)
+        latest?.record(event)
         if json || feed != nil {
             let line = JSONLines.line(for: event)
             if json { write(line + "\n") }

@@ -9,6 +9,9 @@ public struct Figure: Sendable, Equatable {
     public let typeTags: String
     /// What each argument is, in the order of ``typeTags``: its unit or meaning in a few words.
     public let arguments: [String]
+    /// The unit of its values (`dBFS`, `LUFS`, `Hz`, `BPM`; empty for counts, names and states), as OSCQuery's
+    /// UNIT gives it for each float argument.
+    public let unit: String
     /// What it measures (and so how a destination may rescale it).
     public let kind: FigureKind
     /// The values it can take, where they are bounded.
@@ -23,7 +26,8 @@ public struct Figure: Sendable, Equatable {
     public let summary: String
 
     /// A figure with every attribute given.
-    public init(_ scope: FigureScope, _ path: String, _ typeTags: String, arguments: [String], kind: FigureKind,
+    public init(_ scope: FigureScope, _ path: String, _ typeTags: String, arguments: [String], unit: String = "",
+                kind: FigureKind,
                 range: ClosedRange<Double>? = nil, decimals: Int? = nil, cadence: FigureCadence = .everyTick,
                 instant: FigureInstant = .tick, summary: String) {
         self.scope = scope
@@ -32,6 +36,7 @@ public struct Figure: Sendable, Equatable {
         leaf = path.split(separator: "/").last.map(String.init) ?? path
         self.typeTags = typeTags
         self.arguments = arguments
+        self.unit = unit
         self.kind = kind
         self.range = range
         self.decimals = decimals

@@ -5,10 +5,10 @@ public enum FigureSchema {
     // MARK: Per port, every tick
 
     public static let peak = Figure(
-        .port, "peak", "f", arguments: ["dBFS"], kind: .decibels, decimals: 3,
+        .port, "peak", "f", arguments: ["dBFS"], unit: "dBFS", kind: .decibels, decimals: 3,
         summary: "sample peak since the previous tick; no peak is lost between ticks")
     public static let rms = Figure(
-        .port, "rms", "f", arguments: ["dBFS"], kind: .decibels, decimals: 3,
+        .port, "rms", "f", arguments: ["dBFS"], unit: "dBFS", kind: .decibels, decimals: 3,
         summary: "RMS over the last 300 ms")
     public static let level = Figure(
         .port, "level", "f", arguments: ["0..1"], kind: .level, range: 0...1, decimals: 4,
@@ -29,7 +29,7 @@ public enum FigureSchema {
         kind: .level, range: 0...1, decimals: 4,
         summary: "7 log-spaced bands 63 Hz–16 kHz (the count of MagicQ's audio input)")
     public static let pitch = Figure(
-        .port, "pitch", "ff", arguments: ["Hz", "confidence 0..1"], kind: .frequency, decimals: 2,
+        .port, "pitch", "ff", arguments: ["Hz", "confidence 0..1"], unit: "Hz", kind: .frequency, decimals: 2,
         cadence: .voicedTicks, instant: .pitchWindow,
         summary: "fundamental and confidence; not sent when unvoiced or silent")
     public static let note = Figure(
@@ -37,7 +37,7 @@ public enum FigureSchema {
         cadence: .voicedTicks, instant: .pitchWindow,
         summary: "the displayed note, with hysteresis; not sent when unvoiced")
     public static let tempo = Figure(
-        .port, "tempo", "f", arguments: ["BPM"], kind: .tempo, decimals: 2, cadence: .onceLocked,
+        .port, "tempo", "f", arguments: ["BPM"], unit: "BPM", kind: .tempo, decimals: 2, cadence: .onceLocked,
         summary: "the beat tracker's tempo")
     public static let phase = Figure(
         .port, "phase", "f", arguments: ["0..1"], kind: .phase, range: 0...1, decimals: 3, cadence: .onceLocked,
@@ -46,22 +46,22 @@ public enum FigureSchema {
     // MARK: Per port, the broadcast meters (`--meters`), every tick
 
     public static let truePeak = Figure(
-        .port, "truepeak", "f", arguments: ["dBTP"], kind: .decibels, decimals: 3,
+        .port, "truepeak", "f", arguments: ["dBTP"], unit: "dBTP", kind: .decibels, decimals: 3,
         summary: "true peak since the previous tick (BS.1770-4 Annex 2: 4× oversampling below 96 kHz, 2× below "
             + "192 kHz, each peak refined by the parabola through its grid neighbours; never below the sample peak)")
     public static let vu = Figure(
-        .port, "vu", "f", arguments: ["VU"], kind: .meterScale, decimals: 3,
+        .port, "vu", "f", arguments: ["VU"], unit: "VU", kind: .meterScale, decimals: 3,
         summary: "VU (IEC 60268-17: 99 % in 300 ms, 1.2 % overshoot): 0 VU = a sine peaking at `--vu-reference` "
             + "(-18 dBFS)")
     public static let ppm = Figure(
-        .port, "ppm", "f", arguments: ["dB"], kind: .meterScale, decimals: 3,
+        .port, "ppm", "f", arguments: ["dB"], unit: "dB", kind: .meterScale, decimals: 3,
         summary: "quasi-peak (IEC 60268-10), `--ppm II` (BBC/EBU, 0 dB = -18 dBFS, 24 dB fall in 2.8 s) or `I` "
             + "(DIN, 0 dB = -9 dBFS, 20 dB in 1.5 s), max since the previous tick")
     public static let k = Figure(
-        .port, "k", "f", arguments: ["dB on the K scale"], kind: .meterScale, decimals: 3,
+        .port, "k", "f", arguments: ["dB on the K scale"], unit: "dB", kind: .meterScale, decimals: 3,
         summary: "K-system (Katz) RMS meter on the `--k` 20/14/12 scale: 0 = a sine peaking at -20/-14/-12 dBFS")
     public static let hold = Figure(
-        .port, "hold", "f", arguments: ["dBFS"], kind: .decibels, decimals: 3,
+        .port, "hold", "f", arguments: ["dBFS"], unit: "dBFS", kind: .decibels, decimals: 3,
         summary: "sample peak held `--hold` s (1.5), then falling `--fall` dB/s (20)")
     public static let clip = Figure(
         .port, "clip", "i", arguments: ["clip events"], kind: .count,
@@ -74,7 +74,7 @@ public enum FigureSchema {
     public static let integrated = loudness(
         "integrated", "LUFS", "integrated loudness, gated (BS.1770-4: -70 LUFS absolute, -10 LU relative)")
     public static let loudnessRange = Figure(
-        .programme, "loudness/range", "f", arguments: ["LU"], kind: .loudnessUnits, decimals: 3,
+        .programme, "loudness/range", "f", arguments: ["LU"], unit: "LU", kind: .loudnessUnits, decimals: 3,
         summary: "loudness range (EBU Tech 3342)")
     public static let maxMomentary = loudness("max_momentary", "LUFS", "highest momentary loudness since the start "
                                               + "or the last reset")
@@ -92,7 +92,7 @@ public enum FigureSchema {
         summary: "an onset (note start or hit): strength 1 − e^−x, x the onset function's excess over its "
             + "threshold; sent the moment it is detected")
     public static let beat = Figure(
-        .port, "beat", "if", arguments: ["beat counter since lock", "BPM"], kind: .count, cadence: .atOnce,
+        .port, "beat", "if", arguments: ["beat counter since lock", "BPM"], unit: "BPM", kind: .count, cadence: .atOnce,
         instant: .beat, summary: "a beat, sent `--beat-lead` ahead of its predicted instant")
     public static let bar = Figure(
         .port, "bar", "ii", arguments: ["bar counter since lock", "beat in the bar, 1…N"], kind: .count,
@@ -157,7 +157,7 @@ public enum FigureSchema {
     }
 
     private static func loudness(_ leaf: String, _ unit: String, _ summary: String) -> Figure {
-        Figure(.programme, "loudness/" + leaf, "f", arguments: [unit], kind: .loudness, decimals: 3,
+        Figure(.programme, "loudness/" + leaf, "f", arguments: [unit], unit: unit, kind: .loudness, decimals: 3,
                summary: summary)
     }
 }

@@ -21,6 +21,8 @@ final class LiveParts: @unchecked Sendable {
     var control: ControlSession?
     /// The meter bridge's lines, when `--http` is given: the status goes there as well as to the destinations.
     var feed: JSONLineFeed?
+    /// The newest figures for OSCQuery, when `--oscquery` is given: the run's news goes there too.
+    var latest: LatestFigures?
     /// Set by the control input's `reset`, SIGUSR1 and the view's `r`; the main loop hands it to the analysis.
     let resetRequests = Atomic<Bool>(false)
     /// Destinations from the command line or the configuration file (not subscribed ones).
@@ -56,8 +58,10 @@ final class LiveParts: @unchecked Sendable {
 
     /// `/status s:state i:xruns i:overruns` to every destination, and the same as a line to the meter bridge.
     func sendStatus() {
-        router?.publish(immediate: OSCPublisher(prefix: "").statusMessage(state: status.state.rawValue,
-                                                                          xruns: status.xruns, overruns: status.overruns))
+        let message = OSCPublisher(prefix: "").statusMessage(state: status.state.rawValue, xruns: status.xruns,
+                                                             overruns: status.overruns)
+        router?.publish(immediate: message)
+        latest?.record(news: message)
         feed?.status(JSONLines.statusLine(state: status.state.rawValue, xruns: status.xruns, overruns: status.overruns))
     }
 
@@ -65,8 +69,9 @@ final class LiveParts: @unchecked Sendable {
     /// start, after a server restart, a sample-rate change or more inputs), so the integrated loudness, the
     /// maxima and the tempo start again too.
     func announceRestart(reason: String, sampleRate: Int, period: Int) {
-        router?.publish(immediate: OSCPublisher(prefix: "").restartedMessage(reason: reason, sampleRate: sampleRate,
-                                                                             period: period))
+        let message = OSCPublisher(prefix: "").restartedMessage(reason: reason, sampleRate: sampleRate, period: period)
+        router?.publish(immediate: message)
+        latest?.record(news: message)
         if reason != "start" { say("analysis restarted (\(reason)): \(sampleRate) Hz, \(period) frames") }
     }
 

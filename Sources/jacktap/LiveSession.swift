@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import JackHost
 import MeterBridge
+import ServiceDiscovery
 import OSC
 import Output
 
@@ -42,6 +43,8 @@ struct LiveSession {
     var listen: ListenAddress? = nil
     /// Where the meter bridge listens (`--http`); nil for none.
     var http: ListenAddress? = nil
+    /// Where the OSCQuery server listens (`--oscquery`); nil for none.
+    var oscQuery: ListenAddress? = nil
     /// Wait for the server and for named sources instead of failing (`--wait`; always under NSM).
     var wait = false
     /// Seconds between attempts to reach a server that went away; nil exits 74 (`--no-reconnect`).
@@ -129,8 +132,31 @@ struct LiveSession {
                 }
             }
         }
+        var query: OSCQueryServer?
+        var advertiser: MDNSResponder?
+        if let oscQuery {
+            let latest = LatestFigures()
+            let namespace = OSCQueryNamespace(prefix: output.prefix, controlInput: control != nil)
+            let listening = control.map { (host: $0.boundAddress.host, port: $0.boundAddress.port) }
+            do {
+                query = try OSCQueryServer(host: oscQuery.host, port: oscQuery.port, namespace: namespace,
+                                           latest: latest, name: clientName, control: listening)
+            } catch {
+                bridge?.stop()
+                control?.stop()
+                throw Failure(description: "--oscquery \(error)", code: Failure.usage)
+            }
+            parts.latest = latest
+            if let query { parts.say("OSCQuery on http://\(query.boundAddress)/") }
+            advertiser = advertise(query: query, control: listening, say: parts.say)
+        }
+        defer {
+            advertiser?.stop()
+            query?.stop()
+        }
         started?(parts)
-        let sinks = SnapshotSinks(router: router, json: output.json, view: parts.view, feed: bridge?.broadcast)
+        let sinks = SnapshotSinks(router: router, json: output.json, view: parts.view, feed: bridge?.broadcast,
+                                  latest: parts.latest)
         // OS2L outlives the client, as the OSC destinations do: a server restart keeps the connection.
         let os2lSender = os2l.map { target in OS2LSender(host: target.host, port: target.port) { parts.say($0) } }
         os2lSender?.start()
@@ -303,5 +329,27 @@ struct LiveSession {
     /// The version a control query reports.
     static var version: String {
         Jacktap.configuration.version.isEmpty ? "unreleased" : Jacktap.configuration.version
+    }
+
+    /// OSCQuery's server (`_oscjson._tcp`) and the control input (`_osc._udp`) announced by multicast DNS, under
+    /// the JACK client's name, so that OSCQuery clients find jacktap without being told where. A machine whose
+    /// port 5353 is held by a responder that does not share it (SO_REUSEPORT) gets a message and no advertising.
+    func advertise(query: OSCQueryServer?, control: (host: String, port: UInt16)?, say: (String) -> Void)
+        -> MDNSResponder? {
+        guard let query, let port = query.boundAddress.split(separator: ":").last.flatMap({ UInt16($0) }) else { return nil }
+        var services = [MDNSResponder.Service(type: "_oscjson._tcp", port: port, text: ["txtvers=1"])]
+        if let control { services.append(.init(type: "_osc._udp", port: control.port)) }
+        // A server bound to one address is advertised there; one bound to every address, on each interface's.
+        let bound = String(query.boundAddress[..<(query.boundAddress.lastIndex(of: ":") ?? query.boundAddress.endIndex)])
+        let address = inet_addr(bound)
+        let addresses = address == INADDR_NONE || address == 0 ? [] : [address]
+        do {
+            let responder = try MDNSResponder(instance: clientName, services: services, addresses: addresses)
+            say("OSCQuery advertised by mDNS as \(clientName)._oscjson._tcp.local")
+            return responder
+        } catch {
+            say("OSCQuery not advertised: \(error)")
+            return nil
+        }
     }
 }

@@ -71,6 +71,11 @@ struct Run: ParsableCommand {
         """, valueName: "host:port"))
     var http: String?
 
+    @Option(help: ArgumentHelp("""
+        OSCQuery, off by default: answer OSCQuery clients (Chataigne, TouchDesigner, ossia score) on HOST:PORT         with every address jacktap sends, its type, range, unit, description and newest value, and the         --listen commands as writable nodes (a bare PORT binds 127.0.0.1). Read-only over HTTP.
+        """, valueName: "host:port"))
+    var oscquery: String?
+
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Meters") var meters: MeterOptions
@@ -87,6 +92,9 @@ struct Run: ParsableCommand {
         }
         if let http {
             do { _ = try ListenAddress(parsing: http) } catch { throw ValidationError("--http \(error)") }
+        }
+        if let oscquery {
+            do { _ = try ListenAddress(parsing: oscquery) } catch { throw ValidationError("--oscquery \(error)") }
         }
     }
 
@@ -109,6 +117,7 @@ struct Run: ParsableCommand {
                                   duration: duration, listen: listen.flatMap { try? ListenAddress(parsing: $0) })
         session.wait = wait
         session.http = http.flatMap { try? ListenAddress(parsing: $0) }
+        session.oscQuery = oscquery.flatMap { try? ListenAddress(parsing: $0) }
         session.reconnect = noReconnect ? nil : reconnect
         session.midiOutputs = sync.midiOutputs
         session.os2l = sync.os2l.flatMap(SyncOptions.hostAndPort)
