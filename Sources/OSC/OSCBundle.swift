@@ -26,15 +26,18 @@ public struct OSCBundle: Sendable, Equatable {
         }
     }
 
-    /// Appends a bundle of elements already encoded (`elements[i]` for each i of `indices`, in that order): the
-    /// same bytes as a bundle of the decoded elements, for a sender that encoded each message once to measure it
-    /// and packs them into datagrams by size.
-    public static func encode(timetag: OSCTimetag, elements: [[UInt8]], _ indices: some Sequence<Int>,
+    /// Appends a bundle of elements already encoded one after another in `encoded`, each at its span of `spans`
+    /// (those of `range`, in order): the same bytes as a bundle of the decoded elements, for a sender that
+    /// encoded each message once to measure it and packs them into datagrams by size.
+    public static func encode(timetag: OSCTimetag, encoded: [UInt8], spans: [Range<Int>], _ range: Range<Int>,
                               into buffer: inout [UInt8]) {
         appendHeader(timetag, into: &buffer)
-        for index in indices {
-            buffer.appendBigEndian(UInt32(elements[index].count))
-            buffer.append(contentsOf: elements[index])
+        encoded.withUnsafeBufferPointer { bytes in
+            for index in range {
+                let span = spans[index]
+                buffer.appendBigEndian(UInt32(span.count))
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span]))
+            }
         }
     }
 

@@ -156,6 +156,21 @@ if CommandLine.arguments.dropFirst().first == "json" {
     exit(0)
 }
 
+if CommandLine.arguments.dropFirst().first == "osc-workload" {
+    // 128 ports' ticks through the router, once: the workload callgrind profiles.
+    oscWorkload(ports: 128, ticks: 40)
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "osc" {
+    print("# osc\tports\tticks_per_second\tosc_core_share\tjson_core_share")
+    for ports in [1, 64, 128] {
+        let r = oscBenchmark(ports: ports, ticksPerSecond: 30)
+        print("osc\t\(ports)\t30\t\(r.osc)\t\(r.json)")
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "truepeak" {
     truePeakWorkload(seconds: 10, sampleRate: 48_000)
     exit(0)

@@ -29,9 +29,10 @@ extension Array where Element == UInt8 {
     /// read the rest as the next argument, misaligning the whole message.
     mutating func appendOSCString(_ string: String) {
         let start = count
-        for byte in string.utf8 {
-            if byte == 0 { break }
-            append(byte)
+        var text = string
+        text.withUTF8 { bytes in
+            let end = bytes.firstIndex(of: 0) ?? bytes.count
+            append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<end]))
         }
         append(0)
         padToFourBytes(from: start)

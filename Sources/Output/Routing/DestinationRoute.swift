@@ -17,11 +17,17 @@ final class DestinationRoute: @unchecked Sendable {
     private var nextDue: Double?
     /// Per unprefixed address: whether it passes the filter, its full address and its kind (computed once).
     private var routes: [String: (passes: Bool, address: String, kind: ValueKind)] = [:]
+    /// The route of the tick's message at each index, with its address: a tick's messages come in the same order
+    /// tick after tick, so comparing the address is all a message costs while the ports stay the same.
+    private var routesByIndex: [(key: String, route: (passes: Bool, address: String, kind: ValueKind))] = []
     private var smoother: ValueSmoother
     /// Scratch storage, kept between ticks so that steady state reuses capacity.
     private var outgoing: [OSCMessage] = []
     private var timed: [(message: OSCMessage, timetag: OSCTimetag)] = []
-    private var encoded: [[UInt8]] = []
+    /// The tick's messages encoded one after another, and where each one lies.
+    private var encoded: [UInt8] = []
+    private var spans: [Range<Int>] = []
+    private var sizes: [Int] = []
     private var values: [Double] = []
     private var datagram: [UInt8] = []
 
@@ -46,7 +52,17 @@ final class DestinationRoute: @unchecked Sendable {
         outgoing.removeAll(keepingCapacity: true)
         timed.removeAll(keepingCapacity: true)
         for (index, message) in messages.enumerated() {
-            let route = route(message.address)
+            let route: (passes: Bool, address: String, kind: ValueKind)
+            if index < routesByIndex.count, routesByIndex[index].key == message.address {
+                route = routesByIndex[index].route
+            } else {
+                route = self.route(message.address)
+                if index < routesByIndex.count {
+                    routesByIndex[index] = (message.address, route)
+                } else if index == routesByIndex.count {
+                    routesByIndex.append((message.address, route))
+                }
+            }
             guard route.passes else { continue }
             let routed = scaled(message, address: route.address, kind: route.kind, time: time)
             if index < instants.count, let instant = instants[index] {
@@ -118,20 +134,28 @@ final class DestinationRoute: @unchecked Sendable {
         return OSCMessage(address, arguments)
     }
 
-    /// Sends `messages` as bundles that fit `maxSize` (each with `timetag`), or one message per datagram.
+    /// Sends `messages` as bundles that fit `maxSize` (each with `timetag`), or one message per datagram. Each
+    /// message is encoded once, into one buffer kept between ticks.
     private func send(_ messages: [OSCMessage], timetag: OSCTimetag) {
         guard !messages.isEmpty else { return }
         encoded.removeAll(keepingCapacity: true)
-        for message in messages { encoded.append(message.encoded) }
+        spans.removeAll(keepingCapacity: true)
+        sizes.removeAll(keepingCapacity: true)
+        for message in messages {
+            let start = encoded.count
+            message.encode(into: &encoded)
+            spans.append(start..<encoded.count)
+            sizes.append(encoded.count - start)
+        }
         if !settings.bundles {
-            for bytes in encoded {
-                bytes.withUnsafeBytes { sender.send($0, to: 0) }
+            encoded.withUnsafeBytes { bytes in
+                for span in spans { sender.send(UnsafeRawBufferPointer(rebasing: bytes[span]), to: 0) }
             }
             return
         }
-        for group in DatagramPacker.bundleGroups(sizes: encoded.map(\.count), maxSize: settings.maxSize) {
+        for group in DatagramPacker.bundleGroups(sizes: sizes, maxSize: settings.maxSize) {
             datagram.removeAll(keepingCapacity: true)
-            OSCBundle.encode(timetag: timetag, elements: encoded, group, into: &datagram)
+            OSCBundle.encode(timetag: timetag, encoded: encoded, spans: spans, group, into: &datagram)
             datagram.withUnsafeBytes { sender.send($0, to: 0) }
         }
     }
