@@ -13,22 +13,21 @@ import Schema
 public enum JSONLines {
     /// One tick as a JSON line (no trailing newline).
     public static func line(for snapshot: Snapshot) -> String {
+        let keys = Self.keys
         var out = JSONText(capacity: 64 + snapshot.ports.count * 900)
         out.raw("{\"t\": ")
         out.fixed(snapshot.time, 4)
         for port in snapshot.ports {
             out.raw(", ")
             out.quoted(OSCAddress.sanitizedPart(port.name))
-            out.raw(": {\"peak\": ")
-            out.fixed(port.peakDB, 3)
-            out.raw(", \"rms\": ")
-            out.fixed(port.rmsDB, 3)
-            out.raw(", \"level\": ")
-            out.fixed(port.level, 4)
-            out.raw(", \"bands\": ")
+            out.raw(": {")
+            keys.peak.first(port.peakDB, into: &out)
+            keys.rms.write(port.rmsDB, into: &out)
+            keys.level.write(port.level, into: &out)
+            out.append(keys.bands.key)
             list(port.bands, into: &out)
-            if !port.bands4.isEmpty { out.raw(", \"bands4\": "); list(port.bands4, into: &out) }
-            if !port.bands7.isEmpty { out.raw(", \"bands7\": "); list(port.bands7, into: &out) }
+            if !port.bands4.isEmpty { out.append(keys.bands4.key); list(port.bands4, into: &out) }
+            if !port.bands7.isEmpty { out.append(keys.bands7.key); list(port.bands7, into: &out) }
             if let pitch = port.pitch {
                 out.raw(", \"pitch\": {\"t\": ")
                 out.fixed(pitch.time, 4)
@@ -53,19 +52,19 @@ public enum JSONLines {
             } else {
                 out.raw(", \"note\": null")
             }
-            out.raw(", \"tempo\": ")
-            if let tempo = port.tempo { out.fixed(tempo, 2) } else { out.raw("null") }
-            out.raw(", \"phase\": ")
-            if let phase = port.phase { out.fixed(phase, 3) } else { out.raw("null") }
-            meterFields(port.meters, into: &out)
+            out.append(keys.tempo.key)
+            if let tempo = port.tempo { out.fixed(tempo, keys.tempo.decimals) } else { out.raw("null") }
+            out.append(keys.phase.key)
+            if let phase = port.phase { out.fixed(phase, keys.phase.decimals) } else { out.raw("null") }
+            meterFields(port.meters, keys: keys, into: &out)
             out.raw("}")
         }
         programmeFields(snapshot.programmes, into: &out)
         for pair in snapshot.pairs {
             out.raw(", ")
             out.quoted(OSCAddress.sanitizedPart(pair.name))
-            out.raw(": {\"correlation\": ")
-            out.fixed(pair.correlation, 4)
+            out.raw(": {")
+            keys.correlation.first(pair.correlation, into: &out)
             out.raw("}")
         }
         out.raw("}")
@@ -127,14 +126,48 @@ public enum JSONLines {
         out.raw("]")
     }
 
-    static func meterFields(_ m: MeterReading, into out: inout JSONText) {
-        if let v = m.truePeakDB { out.raw(", \"truepeak\": "); out.fixed(v, 3) }
-        if let v = m.vu { out.raw(", \"vu\": "); out.fixed(v, 3) }
-        if let v = m.ppm { out.raw(", \"ppm\": "); out.fixed(v, 3) }
-        if let v = m.k { out.raw(", \"k\": "); out.fixed(v, 3) }
-        if let v = m.holdDB { out.raw(", \"hold\": "); out.fixed(v, 3) }
-        if let v = m.clips { out.raw(", \"clip\": "); out.integer(v) }
+    static func meterFields(_ m: MeterReading, keys: Keys, into out: inout JSONText) {
+        if let v = m.truePeakDB { keys.truePeak.write(v, into: &out) }
+        if let v = m.vu { keys.vu.write(v, into: &out) }
+        if let v = m.ppm { keys.ppm.write(v, into: &out) }
+        if let v = m.k { keys.k.write(v, into: &out) }
+        if let v = m.holdDB { keys.hold.write(v, into: &out) }
+        if let v = m.clips { out.append(keys.clip.key); out.integer(v) }
     }
+
+    /// One figure's key in a tick line, `, "leaf": ` as bytes (its leaf in the schema), and its decimals there.
+    struct Key {
+        let key: [UInt8]
+        let decimals: Int
+
+        init(_ figure: Figure) {
+            key = Array(", \"\(figure.leaf)\": ".utf8)
+            decimals = figure.decimals ?? 3
+        }
+
+        /// `, "leaf": value`.
+        func write(_ value: Float, into out: inout JSONText) {
+            out.append(key)
+            out.fixed(value, decimals)
+        }
+
+        /// `"leaf": value`, the first field of an object.
+        func first(_ value: Float, into out: inout JSONText) {
+            out.append(key[2...])
+            out.fixed(value, decimals)
+        }
+    }
+
+    /// The tick line's keys, written from the schema once.
+    struct Keys {
+        typealias F = FigureSchema
+        let peak = Key(F.peak), rms = Key(F.rms), level = Key(F.level), bands = Key(F.bands)
+        let bands4 = Key(F.bands4), bands7 = Key(F.bands7), tempo = Key(F.tempo), phase = Key(F.phase)
+        let truePeak = Key(F.truePeak), vu = Key(F.vu), ppm = Key(F.ppm), k = Key(F.k), hold = Key(F.hold)
+        let clip = Key(F.clip), correlation = Key(F.correlation)
+    }
+
+    static let keys = Keys()
 
     static func programmeFields(_ programmes: [ProgrammeReading], into out: inout JSONText) {
         for p in programmes {
@@ -145,7 +178,7 @@ public enum JSONLines {
                 if i > 0 { out.raw(", ") }
                 out.quoted(figure.leaf)
                 out.raw(": ")
-                out.fixed(value, 3)
+                out.fixed(value, figure.decimals ?? 3)
             }
             out.raw("}}")
         }

@@ -19,6 +19,11 @@ struct JSONText {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Bytes known to need no escaping (a key written from the schema), as they are.
+    mutating func append(_ text: some Collection<UInt8>) {
+        bytes.append(contentsOf: text)
+    }
+
     /// `text` as a JSON string: quotes and backslashes escaped, control characters as \u00XX.
     mutating func quoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))

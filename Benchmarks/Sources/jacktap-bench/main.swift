@@ -1,5 +1,6 @@
 // Benchmarks of jacktap's real-time tap and analysis, printed as tab-separated rows for Benchmarks/run,
 // which sets them beside the C reference loop measured in the same run.
+import Output
 import Analysis
 import DSP
 import Glibc
@@ -153,6 +154,15 @@ if CommandLine.arguments.dropFirst().first == "json" {
     let r = jsonBenchmark(ports: 64, ticksPerSecond: 30)
     print("# json\tports\tticks_per_second\tjacktap_core_share\tfoundation_core_share")
     print("json\t64\t30\t\(r.jacktap)\t\(r.foundation)")
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "json-workload" {
+    // 128 ports' JSON lines, 40 ticks, once: the workload callgrind profiles beside osc-workload.
+    let snapshot = benchmarkSnapshot(ports: 128)
+    var bytes = 0
+    for _ in 0..<40 { bytes &+= JSONLines.line(for: snapshot).utf8.count }
+    precondition(bytes > 0)
     exit(0)
 }
 
