@@ -182,7 +182,10 @@ final class MeterBridgeTests: XCTestCase {
         try playTone(on: server)
         // Eight inputs at 150 ticks a second make about 1.2 MB a second, so a viewer that stops reading fills its
         // socket (its 4 KiB receive buffer, the kernel's send buffer, NIO's pending writes) and its backlog.
-        let bridge = try startBridge(["--inputs", "8", "--rate", "150"])
+        // Meters and bands only (`--music none`): the full analysis of 8 ports at 150 ticks a second took more of
+        // the machine than a loaded CI machine gave it and fell behind with no viewer to blame; this much leaves
+        // the analysis room, so a period it drops here is the stalled viewer's doing.
+        let bridge = try startBridge(["--inputs", "8", "--rate", "150", "--music", "none"])
         _ = try waitForJSONLine(in: bridge.stdout) { $0["t"] != nil }
         let report = try Tool.run("python3", [Tool.repositoryPath("Tests/tools/ws_viewers.py"), "127.0.0.1", "\(bridge.port)", "120", "1", "1", "2250"])
         let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
