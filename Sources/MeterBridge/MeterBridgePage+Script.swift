@@ -6,6 +6,9 @@ extension MeterBridgePage {
     "use strict";
     (() => {
     const prefix = document.querySelector('meta[name="jacktap-prefix"]').content;
+    // The schema of figures, as the server wrote it into the page: each path's label and one-line summary.
+    const schema = JSON.parse(document.getElementById("figures").textContent);
+    const labelOf = path => (schema[path] || {}).label || path;
     const FLOOR = -60;                 // the level bars' and histories' bottom, dBFS
     const HISTORY_SECONDS = 30;
     const HOLD_SECONDS = 1.5, FALL_DB_PER_SECOND = 20;   // jacktap's --hold and --fall defaults
@@ -44,9 +47,13 @@ extension MeterBridgePage {
       return e;
     }
     // A figure: its label and a text element carrying the OSC address (and the argument's index).
+    // A figure's box: its label (the schema's, for a path it declares; `label` as given otherwise) over its
+    // value, with the schema's summary as the box's tooltip.
     function figure(parent, label, path, arg) {
       const box = make("span", "figure");
-      box.append(make("small", null, label));
+      const declared = schema[label];
+      box.append(make("small", null, declared ? declared.label : label));
+      if (declared) box.title = declared.summary;
       const value = make("b", "value", "–");
       value.dataset.path = path;
       if (arg !== undefined) value.dataset.arg = String(arg);
@@ -105,14 +112,14 @@ extension MeterBridgePage {
         name, card, level, beat, onset,
         peak: figure(row1, "peak", base + "peak"),
         rms: figure(row1, "rms", base + "rms"),
-        truepeak: figure(row1, "true peak", base + "truepeak"),
+        truepeak: figure(row1, "truepeak", base + "truepeak"),
         hold: null,
       };
       const row2 = make("div", "figures");
       card.append(row2);
       p.note = figure(row2, "note", base + "note", 0);
       p.cents = figure(row2, "cents", base + "note", 2);
-      p.tempo = figure(row2, "BPM", base + "tempo");
+      p.tempo = figure(row2, "tempo", base + "tempo");
       const barBox = make("span", "figure tight");
       barBox.append(make("small", null, "bar"));
       p.bar = make("b", "value bare", "–"); p.bar.dataset.path = base + "bar"; p.bar.dataset.arg = "0";
@@ -145,9 +152,8 @@ extension MeterBridgePage {
       const row = make("div", "figures");
       card.append(row);
       g = { name, card, bars, values: null, dirty: false, fields: {} };
-      for (const [key, label] of [["momentary", "M"], ["shortterm", "S"], ["integrated", "I"], ["range", "LRA"],
-                                  ["max_momentary", "max M"], ["max_shortterm", "max S"]]) {
-        g.fields[key] = figure(row, label, base + key);
+      for (const key of ["momentary", "shortterm", "integrated", "range", "max_momentary", "max_shortterm"]) {
+        g.fields[key] = figure(row, "loudness/" + key, base + key);
       }
       programmesBox.append(card);
       programmes.set(name, g);

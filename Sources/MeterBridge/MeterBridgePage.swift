@@ -1,3 +1,6 @@
+import Foundation
+import Schema
+
 /// The meter bridge's page, embedded in the binary (no file is ever read to serve it): the HTML here, the script
 /// and the style in `MeterBridgePage+Script.swift` and `MeterBridgePage+Style.swift`.
 ///
@@ -7,6 +10,7 @@ enum MeterBridgePage {
     /// The page, with `prefix` (the OSC prefix, `--prefix`) for the script to build `data-path` from.
     static func html(prefix: String) -> String {
         let prefix = escaped(prefix)
+        let figures = figuresJSON
         return """
         <!doctype html>
         <html lang="en">
@@ -16,6 +20,7 @@ enum MeterBridgePage {
         <meta name="jacktap-prefix" content="\(prefix)">
         <title>jacktap · meter bridge</title>
         <link rel="stylesheet" href="/meter-bridge.css">
+        <script type="application/json" id="figures">\(figures)</script>
         <script src="/meter-bridge.js" defer></script>
         </head>
         <body>
@@ -62,5 +67,14 @@ enum MeterBridgePage {
             }
         }
         return out
+    }
+
+    /// Each figure's path (below its scope), label and summary from the schema, as JSON the page's script reads:
+    /// a data block, never run. `<` is written as \u003c, so nothing in it can close the script element.
+    static var figuresJSON: String {
+        var entries = [String: [String: String]]()
+        for figure in FigureSchema.all { entries[figure.path] = ["label": figure.label, "summary": figure.summary] }
+        let text = OSCQueryNamespace.text(entries)
+        return text.replacingOccurrences(of: "<", with: "\\u003c")
     }
 }

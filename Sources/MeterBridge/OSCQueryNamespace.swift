@@ -41,9 +41,11 @@ public struct OSCQueryNamespace: Sendable {
         }
         if controlInput {
             for command in ControlNode.all {
-                var node: [String: Any] = ["TYPE": command.typeTags, "ACCESS": Self.writeOnly,
-                                           "DESCRIPTION": command.summary + " (" + command.arguments.joined(separator: ", ") + ")"]
-                if command.typeTags.isEmpty { node["DESCRIPTION"] = command.summary }
+                let arguments = command.arguments.joined(separator: ", ")
+                let node: [String: Any] = [
+                    "TYPE": command.typeTags, "ACCESS": Self.writeOnly,
+                    "DESCRIPTION": command.summary + (arguments.isEmpty ? "" : " (" + arguments + ")"),
+                ]
                 leaves.append((prefix + "/" + command.verb, node))
             }
         }
@@ -84,7 +86,9 @@ public struct OSCQueryNamespace: Sendable {
     func node(_ figure: Figure, value: OSCMessage?) -> [String: Any] {
         let arguments = value?.arguments ?? []
         var tags = figure.typeTags.filter { $0 != "*" }
-        if figure.typeTags.hasSuffix("*"), value != nil { tags = String(repeating: tags, count: max(arguments.count, 1)) }
+        if figure.typeTags.hasSuffix("*"), value != nil {
+            tags = String(repeating: tags, count: max(arguments.count, 1))
+        }
         var node: [String: Any] = ["TYPE": tags, "ACCESS": Self.readOnly, "DESCRIPTION": figure.summary]
         if value != nil { node["VALUE"] = arguments.map(Self.json) }
         if let range = figure.range {

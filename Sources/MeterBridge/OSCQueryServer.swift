@@ -37,8 +37,9 @@ public final class OSCQueryServer: Sendable {
         listener = try HTTPListener(
             router: router,
             server: HTTPServerBuilder { responder in
-                IdleClosingChannel(base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: Self.idleTimeout)),
-                                   timeout: Self.idleTimeout)
+                IdleClosingChannel(
+                    base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: Self.idleTimeout)),
+                    timeout: Self.idleTimeout)
             },
             host: host, port: port)
         boundAddress = listener.boundAddress

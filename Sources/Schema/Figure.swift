@@ -24,16 +24,19 @@ public struct Figure: Sendable, Equatable {
     public let instant: FigureInstant
     /// One line for the reference: what it is, with the standard or option behind it.
     public let summary: String
+    /// A few characters for a meter's face (the page, the view): `true peak`, `M`, `LRA`; the leaf by default.
+    public let label: String
 
     /// A figure with every attribute given.
     public init(_ scope: FigureScope, _ path: String, _ typeTags: String, arguments: [String], unit: String = "",
                 kind: FigureKind,
                 range: ClosedRange<Double>? = nil, decimals: Int? = nil, cadence: FigureCadence = .everyTick,
-                instant: FigureInstant = .tick, summary: String) {
+                instant: FigureInstant = .tick, label: String? = nil, summary: String) {
         self.scope = scope
         self.path = path
         suffix = "/" + path
         leaf = path.split(separator: "/").last.map(String.init) ?? path
+        self.label = label ?? leaf
         self.typeTags = typeTags
         self.arguments = arguments
         self.unit = unit

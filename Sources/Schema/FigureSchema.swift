@@ -38,7 +38,7 @@ public enum FigureSchema {
         summary: "the displayed note, with hysteresis; not sent when unvoiced")
     public static let tempo = Figure(
         .port, "tempo", "f", arguments: ["BPM"], unit: "BPM", kind: .tempo, decimals: 2, cadence: .onceLocked,
-        summary: "the beat tracker's tempo")
+        label: "BPM", summary: "the beat tracker's tempo")
     public static let phase = Figure(
         .port, "phase", "f", arguments: ["0..1"], kind: .phase, range: 0...1, decimals: 3, cadence: .onceLocked,
         summary: "position within the beat at the tick, 0 on the beat: a chase follows it")
@@ -47,6 +47,7 @@ public enum FigureSchema {
 
     public static let truePeak = Figure(
         .port, "truepeak", "f", arguments: ["dBTP"], unit: "dBTP", kind: .decibels, decimals: 3,
+        label: "true peak",
         summary: "true peak since the previous tick (BS.1770-4 Annex 2: 4× oversampling below 96 kHz, 2× below "
             + "192 kHz, each peak refined by the parabola through its grid neighbours; never below the sample peak)")
     public static let vu = Figure(
@@ -69,17 +70,17 @@ public enum FigureSchema {
 
     // MARK: Per programme and per pair, every tick
 
-    public static let momentary = loudness("momentary", "LUFS", "momentary loudness, 400 ms")
-    public static let shortTerm = loudness("shortterm", "LUFS", "short-term loudness, 3 s")
+    public static let momentary = loudness("momentary", "M", "LUFS", "momentary loudness, 400 ms")
+    public static let shortTerm = loudness("shortterm", "S", "LUFS", "short-term loudness, 3 s")
     public static let integrated = loudness(
-        "integrated", "LUFS", "integrated loudness, gated (BS.1770-4: -70 LUFS absolute, -10 LU relative)")
+        "integrated", "I", "LUFS", "integrated loudness, gated (BS.1770-4: -70 LUFS absolute, -10 LU relative)")
     public static let loudnessRange = Figure(
         .programme, "loudness/range", "f", arguments: ["LU"], unit: "LU", kind: .loudnessUnits, decimals: 3,
-        summary: "loudness range (EBU Tech 3342)")
-    public static let maxMomentary = loudness("max_momentary", "LUFS", "highest momentary loudness since the start "
-                                              + "or the last reset")
-    public static let maxShortTerm = loudness("max_shortterm", "LUFS", "highest short-term loudness since the "
-                                              + "start or the last reset")
+        label: "LRA", summary: "loudness range (EBU Tech 3342)")
+    public static let maxMomentary = loudness("max_momentary", "max M", "LUFS", "highest momentary loudness since "
+                                              + "the start or the last reset")
+    public static let maxShortTerm = loudness("max_shortterm", "max S", "LUFS", "highest short-term loudness since "
+                                              + "the start or the last reset")
     public static let correlation = Figure(
         .pair, "correlation", "f", arguments: ["-1..+1"], kind: .correlation, range: -1...1, decimals: 4,
         summary: "stereo phase correlation of a `--pair`")
@@ -156,8 +157,8 @@ public enum FigureSchema {
         Figure(.port, path, "f", arguments: ["0..1"], kind: .level, range: 0...1, decimals: 4, summary: summary)
     }
 
-    private static func loudness(_ leaf: String, _ unit: String, _ summary: String) -> Figure {
+    private static func loudness(_ leaf: String, _ label: String, _ unit: String, _ summary: String) -> Figure {
         Figure(.programme, "loudness/" + leaf, "f", arguments: [unit], unit: unit, kind: .loudness, decimals: 3,
-               summary: summary)
+               label: label, summary: summary)
     }
 }

@@ -25,11 +25,13 @@ public final class MDNSResponder: Sendable {
         var records: [DNSMessage.Record]
 
         /// The answers and additionals for `questions`.
-        func answer(_ questions: [DNSMessage.Question]) -> (answers: [DNSMessage.Record], additionals: [DNSMessage.Record]) {
+        func answer(_ questions: [DNSMessage.Question])
+            -> (answers: [DNSMessage.Record], additionals: [DNSMessage.Record]) {
             var answers = [DNSMessage.Record](), additionals = [DNSMessage.Record]()
             for question in questions {
                 for record in records where record.name.lowercased() == question.name
-                    && (question.type == DNSMessage.typeAny || question.type == record.type) && !answers.contains(record) {
+                    && (question.type == DNSMessage.typeAny || question.type == record.type)
+                    && !answers.contains(record) {
                     answers.append(record)
                 }
             }
@@ -44,7 +46,9 @@ public final class MDNSResponder: Sendable {
                     related = records.filter { $0.type == DNSMessage.typeA }
                 default: related = []
                 }
-                for extra in related where !answers.contains(extra) && !additionals.contains(extra) { additionals.append(extra) }
+                for extra in related where !answers.contains(extra) && !additionals.contains(extra) {
+                    additionals.append(extra)
+                }
             }
             if additionals.contains(where: { $0.type == DNSMessage.typeSRV }) {
                 for address in records where address.type == DNSMessage.typeA && !additionals.contains(address)
@@ -119,7 +123,9 @@ public final class MDNSResponder: Sendable {
     /// Says goodbye (every record with TTL 0) and stops answering.
     public func stop() {
         worker.stop()
-        let goodbye = zone.records.map { DNSMessage.Record(name: $0.name, type: $0.type, unique: $0.unique, ttl: 0, data: $0.data) }
+        let goodbye = zone.records.map {
+            DNSMessage.Record(name: $0.name, type: $0.type, unique: $0.unique, ttl: 0, data: $0.data)
+        }
         socket.send(DNSMessage.response(answers: goodbye, additionals: []))
         socket.close()
     }

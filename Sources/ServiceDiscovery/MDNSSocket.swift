@@ -31,14 +31,18 @@ struct MDNSSocket {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = INADDR_ANY
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else { return fail("bind 0.0.0.0:5353") }
         var membership = ip_mreq()
         membership.imr_multiaddr.s_addr = inet_addr(group)
         membership.imr_interface.s_addr = INADDR_ANY
         guard setsockopt(fd, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &membership,
-                         socklen_t(MemoryLayout<ip_mreq>.size)) == 0 else { return fail("IP_ADD_MEMBERSHIP 224.0.0.251") }
+                         socklen_t(MemoryLayout<ip_mreq>.size)) == 0 else {
+            return fail("IP_ADD_MEMBERSHIP 224.0.0.251")
+        }
         // RFC 6762 11: responses go out with TTL 255; a receiver may drop others.
         var ttl: UInt8 = 255, loop: UInt8 = 1
         _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, 1)
@@ -92,7 +96,11 @@ struct MDNSSocket {
             guard let address = current.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
                   current.pointee.ifa_flags & UInt32(IFF_UP) != 0 else { continue }
             let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
-            if current.pointee.ifa_flags & UInt32(IFF_LOOPBACK) != 0 { loopback.append(ipv4) } else { outside.append(ipv4) }
+            if current.pointee.ifa_flags & UInt32(IFF_LOOPBACK) != 0 {
+                loopback.append(ipv4)
+            } else {
+                outside.append(ipv4)
+            }
         }
         return outside + loopback
     }

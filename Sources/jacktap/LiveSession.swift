@@ -336,11 +336,12 @@ struct LiveSession {
     /// port 5353 is held by a responder that does not share it (SO_REUSEPORT) gets a message and no advertising.
     func advertise(query: OSCQueryServer?, control: (host: String, port: UInt16)?, say: (String) -> Void)
         -> MDNSResponder? {
-        guard let query, let port = query.boundAddress.split(separator: ":").last.flatMap({ UInt16($0) }) else { return nil }
+        guard let query, let colon = query.boundAddress.lastIndex(of: ":"),
+              let port = UInt16(query.boundAddress[query.boundAddress.index(after: colon)...]) else { return nil }
         var services = [MDNSResponder.Service(type: "_oscjson._tcp", port: port, text: ["txtvers=1"])]
         if let control { services.append(.init(type: "_osc._udp", port: control.port)) }
         // A server bound to one address is advertised there; one bound to every address, on each interface's.
-        let bound = String(query.boundAddress[..<(query.boundAddress.lastIndex(of: ":") ?? query.boundAddress.endIndex)])
+        let bound = String(query.boundAddress[..<colon])
         let address = inet_addr(bound)
         let addresses = address == INADDR_NONE || address == 0 ? [] : [address]
         do {
