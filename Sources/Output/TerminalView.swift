@@ -1,3 +1,4 @@
+import Schema
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -216,11 +217,15 @@ public final class TerminalView: Sendable {
         return "\(selected ? "▸" : " ")\(name) \(bar) \(peak) \(rms)\(truePeak)  \(noteField)\(extra)"
     }
 
-    /// A programme's loudness (EBU R128): momentary, short-term, integrated, range and the maxima.
+    /// A programme's loudness (EBU R128): momentary, short-term, integrated, range and the maxima, each under the
+    /// label the schema gives it (`M`, `S`, `I`, `LRA`, `max M`, `max S`).
     static func loudnessLine(_ p: ProgrammeReading) -> String {
+        typealias F = FigureSchema
         func lufs(_ v: Float) -> String { v <= Decibels.floor ? "  —  " : String(format: "%5.1f", v) }
-        return "\(p.name)  M \(lufs(p.momentary))  S \(lufs(p.shortTerm))  I \(lufs(p.integrated)) LUFS  "
-            + String(format: "LRA %4.1f LU", p.range) + "  max M \(lufs(p.maxMomentary))  max S \(lufs(p.maxShortTerm))"
+        return "\(p.name)  \(F.momentary.label) \(lufs(p.momentary))  \(F.shortTerm.label) \(lufs(p.shortTerm))  "
+            + "\(F.integrated.label) \(lufs(p.integrated)) \(F.integrated.unit)  "
+            + String(format: "%@ %4.1f %@", F.loudnessRange.label, p.range, F.loudnessRange.unit)
+            + "  \(F.maxMomentary.label) \(lufs(p.maxMomentary))  \(F.maxShortTerm.label) \(lufs(p.maxShortTerm))"
     }
 
     private func spectrumLines(_ port: PortReading, width: Int) -> [String] {
