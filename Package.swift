@@ -57,10 +57,13 @@ let package = Package(
             cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
             linkerSettings: [.linkedLibrary("pthread")]
         ),
+        // Tempo sync: MIDI beat clock, MIDI notes, Ableton Link and OS2L, each a TempoConsumer the analysis loop
+        // drives after every poll; see Sources/Sync.
+        .target(name: "Sync", dependencies: ["Analysis", "DSP", "Output", "CLink"]),
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "Schema", "ServiceDiscovery",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "Schema", "ServiceDiscovery", "Sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]

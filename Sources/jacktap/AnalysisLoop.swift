@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import JackHost
 import Output
+import Sync
 import Synchronization
 
 /// The analysis thread of one opening of the JACK client: waits on the callback's semaphore, drains the tap,
@@ -32,41 +33,38 @@ final class AnalysisLoop: @unchecked Sendable {
     private let limitReached = Atomic<Bool>(false)
     private let resetRequested = Atomic<Bool>(false)
     private let worker = WorkerThread(name: "jacktap-analysis")
-    /// MIDI beat clock (`--midi-clock`), driven from this thread after each poll.
-    private let midiClock: MidiClockOutput?
-    /// MIDI notes (`--midi-notes`), driven from this thread after each poll.
-    private let midiNotes: MidiNotesOutput?
-    /// OS2L (`--os2l`): the beats of the beat source are handed to its sender thread.
-    private let os2l: OS2LSender?
-    /// Ableton Link (`--link`): led from the beat source's beats after each poll.
-    private let link: LinkPeer?
-    private let beatSourceName: String?
+    /// The tempo-sync outputs (MIDI beat clock, MIDI notes, OS2L, Ableton Link), driven from this thread
+    /// after each poll.
+    private let consumers: [TempoConsumer]
     private let beatSourceIndex: Int?
-    /// Beats handed to OS2L since the beat grid appeared (0: the next one is a `change`).
-    private var os2lGridBeats = 0
 
     init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil, noteSource: Int? = nil,
          os2l: OS2LSender? = nil, link: LinkPeer? = nil,
          makeEngine: @escaping (Double) -> AnalysisEngine, restarted: @escaping (String, Int) -> Void) {
-        self.os2l = os2l
-        self.link = link
         beatSourceIndex = beatSource.flatMap { live.inputNames.indices.contains($0) ? $0 : nil }
-        beatSourceName = beatSourceIndex.map { live.inputNames[$0] }
+        let beatSourceName = beatSourceIndex.map { live.inputNames[$0] }
         self.live = live
         self.sinks = sinks
         self.makeEngine = makeEngine
         self.restarted = restarted
         self.limitSeconds = limitSeconds
         engine = makeEngine(Double(live.sampleRate))
-        midiClock = live.midiQueue(MidiClockOutput.portName).map {
-            MidiClockOutput(queue: $0, sourceIndex: beatSource ?? 0, origin: live.tap.ring.consumedFrames)
+        var consumers = [TempoConsumer]()
+        if let queue = live.midiQueue(MidiClockOutput.portName) {
+            consumers.append(MidiClockOutput(queue: queue, sourceIndex: beatSource ?? 0,
+                                             origin: live.tap.ring.consumedFrames))
         }
         let noteIndex = min(noteSource ?? 0, max(live.inputNames.count - 1, 0))
-        let engineRate = engine.sampleRate
-        midiNotes = live.midiQueue(MidiNotesOutput.portName).map {
-            MidiNotesOutput(queue: $0, sourceIndex: noteIndex, sourceName: live.inputNames[noteIndex],
-                            origin: live.tap.ring.consumedFrames, sampleRate: engineRate)
+        if let queue = live.midiQueue(MidiNotesOutput.portName) {
+            consumers.append(MidiNotesOutput(queue: queue, sourceIndex: noteIndex, sourceName: live.inputNames[noteIndex],
+                                             origin: live.tap.ring.consumedFrames, sampleRate: engine.sampleRate))
         }
+        if let os2l { consumers.append(OS2LBeats(sender: os2l, sourceName: beatSourceName)) }
+        if let link {
+            link.beatSource = beatSourceName
+            consumers.append(link)
+        }
+        self.consumers = consumers
         applyLimit()
     }
 
@@ -99,18 +97,15 @@ final class AnalysisLoop: @unchecked Sendable {
             if resetRequested.exchange(false, ordering: .acquiring) { engine.requestReset() }
             // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
             let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
-            let linkNow = link?.now ?? 0
+            for consumer in consumers { consumer.willPoll() }
             let outputs = engine.pollOutputs()
             sinks.publish(outputs, clock: clock)
-            midiClock?.update(engine: engine, periodFrames: live.periodFrames)
-            midiNotes?.update(engine: engine, outputs: outputs, periodFrames: live.periodFrames)
-            // OS2L and Link take the beats only once the tracker has confirmed a pulse (its beat grid), as
-            // the MIDI clock does: speech can hold a lock, never a pulse that repeats in bars.
+            // The tracker's confirmed pulse (its beat grid): speech can hold a lock, never a pulse that repeats
+            // in bars.
             let pulse = beatSourceIndex.map { engine.beatGrid(port: $0) != nil } ?? false
-            if let os2l, pulse { handBeats(outputs, to: os2l) }
-            if !pulse { os2lGridBeats = 0 }
-            link?.update(outputs: pulse ? outputs : [], beatSource: beatSourceName, streamNow: clock.stream,
-                         linkNow: linkNow)
+            let poll = SyncPoll(engine: engine, outputs: outputs, periodFrames: live.periodFrames, pulse: pulse,
+                                streamNow: clock.stream)
+            for consumer in consumers { consumer.update(poll) }
             analysedBits.store((analysedBefore + engine.analysedTime).bitPattern, ordering: .releasing)
             if engine.reachedLimit { limitReached.store(true, ordering: .releasing) }
         }
@@ -121,19 +116,7 @@ final class AnalysisLoop: @unchecked Sendable {
         // the callback still runs to send them.
         if !live.serverStopped {
             let wait = MidiClockOutput.leadSeconds + 4 * Double(live.periodFrames) / Double(max(live.sampleRate, 1))
-            midiNotes?.finish(engine: engine, wait: wait)
-            midiClock?.finish(engine: engine, wait: wait)
-        }
-    }
-
-    /// The beat source's beats among `outputs`, to the OS2L sender; the first of each confirmed pulse is a
-    /// change.
-    private func handBeats(_ outputs: [AnalysisOutput], to sender: OS2LSender) {
-        for case .event(let event) in outputs where event.port == beatSourceName {
-            guard case .beat(let count, let bpm, let bar) = event.kind else { continue }
-            if count == 1 { os2lGridBeats = 0 }
-            sender.send(OS2LSender.Beat(count: count, bpm: Double(bpm), beatInBar: bar.beat, change: os2lGridBeats == 0))
-            os2lGridBeats += 1
+            for consumer in consumers { consumer.finish(engine: engine, wait: wait) }
         }
     }
 
@@ -147,8 +130,7 @@ final class AnalysisLoop: @unchecked Sendable {
         let newOrigin = tap.ring.consumedFrames + dropped
         // The old tempo and note go with the old engine: a running clock stops, a sounding note ends, at
         // frames of the old timeline.
-        midiClock?.restart(after: engine, origin: newOrigin)
-        midiNotes?.restart(after: engine, origin: newOrigin, sampleRate: Double(rate))
+        for consumer in consumers { consumer.restart(after: engine, origin: newOrigin, sampleRate: Double(rate)) }
         tap.ring.consume(dropped)
         _ = tap.takeFrames()
         for channel in 0..<tap.channels {

@@ -7,6 +7,7 @@ import MeterBridge
 import ServiceDiscovery
 import OSC
 import Output
+import Sync
 
 /// A live run: jacktap's inputs on the JACK server, connected to their sources, analysed and published until
 /// a stop signal, `q` or `--duration`. Used by the default command, by `demo` and under NSM.

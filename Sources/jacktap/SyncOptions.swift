@@ -1,4 +1,5 @@
 import ArgumentParser
+import Sync
 
 /// Tempo for the lighting world: the beat tracker's beats as MIDI beat clock (`--midi-clock`), for consoles,
 /// drum machines and effect units that follow a clock rather than OSC, and as OS2L beat messages (`--os2l`).

@@ -16,15 +16,19 @@ import Foundation
 /// The beat's instant on Link's clock (the host's monotonic clock) comes from pairing the newest frame of the
 /// stream with Link's clock at the poll that announced it: `--beat-lead` ahead of the beat.
 /// Used by the analysis thread; Link's own threads do the networking.
-final class LinkPeer: @unchecked Sendable {
-    let quantum: Double
-    let follow: Bool
+public final class LinkPeer: TempoConsumer, @unchecked Sendable {
+    public let quantum: Double
+    public let follow: Bool
+    /// The beat source's name (its beats lead the session).
+    public var beatSource: String?
+    /// Link's clock when the newest frame arrived (read before the poll).
+    private var linkNow: Int64 = 0
     private let link: OpaquePointer
     private let say: (String) -> Void
     private var reportedTempo = 0.0
     private var reportedPeers = -1
 
-    init(quantum: Double, follow: Bool, say: @escaping (String) -> Void) {
+    public init(quantum: Double, follow: Bool, say: @escaping (String) -> Void) {
         self.quantum = quantum
         self.follow = follow
         self.say = say
@@ -38,13 +42,20 @@ final class LinkPeer: @unchecked Sendable {
     }
 
     /// The session's tempo, BPM, and the peers seen besides jacktap.
-    var sessionTempo: Double { jacktap_link_tempo(link) }
-    var peers: Int { Int(jacktap_link_peers(link)) }
+    public var sessionTempo: Double { jacktap_link_tempo(link) }
+    public var peers: Int { Int(jacktap_link_peers(link)) }
 
-    /// After a poll: leads the session on the beat source's beats among `outputs` (unless following), and
-    /// reports changes of the session's tempo (following) or of its peers.
     /// Link's clock now, microseconds.
     var now: Int64 { jacktap_link_now(link) }
+
+    public func willPoll() { linkNow = now }
+
+    /// After a poll: leads the session on the beat source's beats once its pulse is confirmed (unless
+    /// following), and reports changes of the session's tempo (following) or of its peers.
+    public func update(_ poll: SyncPoll) {
+        update(outputs: poll.pulse ? poll.outputs : [], beatSource: beatSource, streamNow: poll.streamNow,
+               linkNow: linkNow)
+    }
 
     /// `streamNow` (seconds of audio) and `linkNow` are the same instant: the newest frame's arrival, read
     /// before the poll that produced `outputs`.

@@ -1,14 +1,13 @@
 import Analysis
 import DSP
-import JackHost
 
 /// The MIDI notes of one opening of the client (`--midi-notes`): after each analysis poll, what the note
 /// source's pitch tracker and onsets call for (`NoteFollower`), queued for the process callback a period
 /// ahead of the analysis, where the callback is when the analysis keeps up.
 ///
 /// Used only by the analysis thread.
-final class MidiNotesOutput {
-    static let portName = "notes"
+public final class MidiNotesOutput: TempoConsumer {
+    public static let portName = "notes"
 
     let queue: MidiEventQueue
     let sourceIndex: Int
@@ -18,7 +17,7 @@ final class MidiNotesOutput {
     /// The ring frame of the engine's stream frame 0.
     private var origin: Int
 
-    init(queue: MidiEventQueue, sourceIndex: Int, sourceName: String, origin: Int, sampleRate: Double) {
+    public init(queue: MidiEventQueue, sourceIndex: Int, sourceName: String, origin: Int, sampleRate: Double) {
         self.queue = queue
         self.sourceIndex = sourceIndex
         self.sourceName = sourceName
@@ -28,7 +27,8 @@ final class MidiNotesOutput {
     }
 
     /// Queues what the newest poll (`outputs`) calls for.
-    func update(engine: AnalysisEngine, outputs: [AnalysisOutput], periodFrames: Int) {
+    public func update(_ poll: SyncPoll) {
+        let engine = poll.engine, outputs = poll.outputs, periodFrames = poll.periodFrames
         let onset = NoteFollower.onsetFrame(in: outputs, port: sourceName, sampleRate: engine.sampleRate)
         let held = engine.heldNote(port: sourceIndex)
         follower.update(note: held.midi, levelDB: held.levelDB, onset: onset,
@@ -38,7 +38,7 @@ final class MidiNotesOutput {
 
     /// `old` gives way to a new engine at `sampleRate` whose stream frame 0 is ring frame `origin`: the
     /// sounding note ends (at the frame of its note on at the earliest).
-    func restart(after old: AnalysisEngine, origin newOrigin: Int, sampleRate: Double) {
+    public func restart(after old: AnalysisEngine, origin newOrigin: Int, sampleRate: Double) {
         follower.release(frame: old.analysedFrames, into: &events)
         flush()
         origin = newOrigin
@@ -46,7 +46,7 @@ final class MidiNotesOutput {
     }
 
     /// The run ends: the sounding note ends, and the callback gets up to `wait` seconds to send it.
-    func finish(engine: AnalysisEngine, wait: Double) {
+    public func finish(engine: AnalysisEngine, wait: Double) {
         follower.release(frame: engine.analysedFrames, into: &events)
         flush()
         queue.waitUntilTaken(seconds: wait)
