@@ -21,11 +21,18 @@ public struct OSCQueryNamespace: Sendable {
         self.controlInput = controlInput
     }
 
-    /// The whole tree for the newest figures: every figure of every port, programme and pair the newest tick
-    /// had, the events of every port, the run's news and the commands.
-    public func tree(_ latest: (messages: [String: OSCMessage], ports: [String], programmes: [String], pairs: [String]))
-        -> [String: Any] {
-        var leaves = [(path: String, node: [String: Any])]()
+    /// The tree for the newest figures: every figure of every port, programme and pair the newest tick had, the
+    /// events of every port, the run's news and the commands; only the part at and below `path` (`/` for all),
+    /// so that a client asking for one value costs one leaf, not the tree of every port.
+    public func tree(_ latest: (messages: [String: OSCMessage], ports: [String], programmes: [String], pairs: [String]),
+                     under path: String = "/") -> [String: Any] {
+        let wanted = path.split(separator: "/").joined(separator: "/")
+        func isWanted(_ address: String) -> Bool {
+            if wanted.isEmpty { return true }
+            let trimmed = address.dropFirst()
+            return trimmed == wanted || trimmed.hasPrefix(wanted + "/") || wanted.hasPrefix(trimmed + "/")
+        }
+        let root = Builder(path: "/")
         for figure in FigureSchema.all {
             let owners: [String?]
             switch figure.scope {
@@ -36,22 +43,50 @@ public struct OSCQueryNamespace: Sendable {
             }
             for owner in owners {
                 let address = (owner.map { "/" + $0 } ?? "") + figure.suffix
-                leaves.append((prefix + address, node(figure, value: latest.messages[address])))
+                guard isWanted(prefix + address) else { continue }
+                root.insert(node(figure, value: latest.messages[address]), at: prefix + address)
             }
         }
         if controlInput {
-            for command in ControlNode.all {
+            for command in ControlNode.all where isWanted(prefix + "/" + command.verb) {
                 let arguments = command.arguments.joined(separator: ", ")
-                let node: [String: Any] = [
-                    "TYPE": command.typeTags, "ACCESS": Self.writeOnly,
-                    "DESCRIPTION": command.summary + (arguments.isEmpty ? "" : " (" + arguments + ")"),
-                ]
-                leaves.append((prefix + "/" + command.verb, node))
+                root.insert(["TYPE": command.typeTags, "ACCESS": Self.writeOnly,
+                             "DESCRIPTION": command.summary + (arguments.isEmpty ? "" : " (" + arguments + ")")],
+                            at: prefix + "/" + command.verb)
             }
         }
-        var root: [String: Any] = ["FULL_PATH": "/", "ACCESS": 0, "CONTENTS": [String: Any]()]
-        for leaf in leaves { Self.insert(leaf.node, at: leaf.path, into: &root) }
-        return root
+        return root.json()
+    }
+
+    /// A node while the tree is built: its attributes and its children by name, turned into JSON objects once.
+    final class Builder {
+        let path: String
+        var attributes: [String: Any] = ["ACCESS": 0]
+        var children: [String: Builder] = [:]
+
+        init(path: String) { self.path = path }
+
+        func insert(_ leaf: [String: Any], at address: String) {
+            var node = self
+            for part in address.split(separator: "/") {
+                let name = String(part)
+                if let child = node.children[name] {
+                    node = child
+                } else {
+                    let child = Builder(path: (node.path == "/" ? "" : node.path) + "/" + name)
+                    node.children[name] = child
+                    node = child
+                }
+            }
+            node.attributes = leaf
+        }
+
+        func json() -> [String: Any] {
+            var object = attributes
+            object["FULL_PATH"] = path
+            if !children.isEmpty { object["CONTENTS"] = children.mapValues { $0.json() } }
+            return object
+        }
     }
 
     /// The node at `path` (`/jacktap/in_1`), nil if there is none.
@@ -76,7 +111,8 @@ public struct OSCQueryNamespace: Sendable {
         if let oscPort {
             info["OSC_PORT"] = Int(oscPort)
             info["OSC_TRANSPORT"] = "UDP"
-            if let oscHost { info["OSC_IP"] = oscHost }
+            // A control input on every address names none: without OSC_IP a client sends to the HTTP host.
+            if let oscHost, !["0.0.0.0", "::", "[::]"].contains(oscHost) { info["OSC_IP"] = oscHost }
         }
         return info
     }
@@ -104,35 +140,12 @@ public struct OSCQueryNamespace: Sendable {
 
     static func json(_ argument: OSCArgument) -> Any {
         switch argument {
-        case .float32(let v): Double(v)
+        // JSON has no NaN or infinity (a NaN input sample could make one): null, as for a missing value.
+        case .float32(let v): v.isFinite ? Double(v) : NSNull()
         case .int32(let v): Int(v)
         case .string(let s): s
         default: NSNull()
         }
-    }
-
-    /// Puts `leaf` at `path` below `root`, making the containers on the way (each with its FULL_PATH).
-    static func insert(_ leaf: [String: Any], at path: String, into root: inout [String: Any]) {
-        let parts = path.split(separator: "/").map(String.init)
-        func place(_ node: inout [String: Any], _ depth: Int) {
-            var contents = node["CONTENTS"] as? [String: Any] ?? [:]
-            let name = parts[depth]
-            let full = "/" + parts[...depth].joined(separator: "/")
-            if depth == parts.count - 1 {
-                var leaf = leaf
-                leaf["FULL_PATH"] = full
-                if let existing = contents[name] as? [String: Any], let children = existing["CONTENTS"] {
-                    leaf["CONTENTS"] = children
-                }
-                contents[name] = leaf
-            } else {
-                var child = contents[name] as? [String: Any] ?? ["FULL_PATH": full, "ACCESS": 0]
-                place(&child, depth + 1)
-                contents[name] = child
-            }
-            node["CONTENTS"] = contents
-        }
-        if !parts.isEmpty { place(&root, 0) }
     }
 
     /// `object` as JSON text, keys sorted (the same tree gives the same bytes).

@@ -52,8 +52,8 @@ public final class OSCQueryServer: Sendable {
     static func answer(path: String, query: String?, namespace: OSCQueryNamespace, latest: LatestFigures,
                        hostInfo: String) -> Response {
         if query == "HOST_INFO" { return json(hostInfo) }
-        let tree = namespace.tree(latest.read())
         let decoded = path.removingPercentEncoding ?? path
+        let tree = namespace.tree(latest.read(), under: decoded)
         guard let node = OSCQueryNamespace.node(at: decoded, in: tree) else {
             return text(.notFound, "no such address: \(decoded)\n")
         }

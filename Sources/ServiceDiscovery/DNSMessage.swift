@@ -79,10 +79,19 @@ enum DNSMessage {
         return out
     }
 
-    /// A response (id 0, QR and AA set, as RFC 6762 18 asks) with `answers` and `additionals`.
-    static func response(answers: [Record], additionals: [Record]) -> [UInt8] {
-        var out: [UInt8] = [0, 0, 0x84, 0]
-        for count in [0, answers.count, 0, additionals.count] { append16(UInt16(count), to: &out) }
+    /// A response (QR and AA set, as RFC 6762 18 asks) with `answers` and `additionals`: id 0 and no question
+    /// for the multicast group, the query's `id` and `questions` for a one-shot resolver (RFC 6762 6.7).
+    static func response(id: UInt16 = 0, questions: [Question] = [], answers: [Record], additionals: [Record])
+        -> [UInt8] {
+        var out = [UInt8]()
+        append16(id, to: &out)
+        out += [0x84, 0]
+        for count in [questions.count, answers.count, 0, additionals.count] { append16(UInt16(count), to: &out) }
+        for question in questions {
+            out.append(contentsOf: name(question.name))
+            append16(question.type, to: &out)
+            append16(classIN, to: &out)
+        }
         for record in answers + additionals {
             out.append(contentsOf: name(record.name))
             append16(record.type, to: &out)

@@ -61,41 +61,62 @@ public final class MDNSResponder: Sendable {
     let zone: Zone
     private let socket: MDNSSocket
     private let worker = WorkerThread(name: "jacktap-mdns")
+    private let stopped = Atomic<Bool>(false)
 
-    /// Starts answering for `services` of the instance `instance` on this machine's `addresses` (network-order
-    /// IPv4; all of its interfaces' when empty).
-    public init(instance: String, services: [Service], addresses: [UInt32] = []) throws(MDNSError) {
-        let host = MDNSSocket.hostName().split(separator: ".").first.map(String.init) ?? "jacktap"
-        zone = Self.zone(instance: instance, host: host + ".local", services: services,
-                         addresses: addresses.isEmpty ? MDNSSocket.interfaceAddresses() : addresses)
-        socket = try MDNSSocket.open().get()
+    /// Starts answering for `services` of the instance `instance` at `address` (network-order IPv4), on the
+    /// interface that has it; `nil` for every address of this machine's interfaces but loopback, on the default
+    /// multicast interface. A loopback address is announced on loopback alone: it means nothing elsewhere.
+    ///
+    /// The host name in the SRV record is jacktap's own (`INSTANCE-HOST.local`), never the machine's, whose
+    /// address records belong to the machine's own responder (Avahi's), if it runs one.
+    public init(instance: String, services: [Service], address: UInt32? = nil) throws(MDNSError) {
+        let machine = MDNSSocket.hostName().split(separator: ".").first.map(String.init) ?? "host"
+        zone = Self.zone(instance: instance, host: Self.label(instance + "-" + machine) + ".local", services: services,
+                         addresses: address.map { [$0] } ?? MDNSSocket.interfaceAddresses())
+        socket = try MDNSSocket.open(interface: address).get()
         let socket = self.socket, zone = self.zone, worker = self.worker
         worker.start {
             socket.send(DNSMessage.response(answers: zone.records, additionals: []))
             var buffer = [UInt8](repeating: 0, count: 9000)
-            var announcedAgain = false
-            var waited = 0
+            // RFC 6762 8.3: the announcement again one second later.
+            var announceAgain: ContinuousClock.Instant? = ContinuousClock.now + .seconds(1)
             while !worker.isStopping {
-                if let (count, port, host) = socket.receive(timeoutMs: 100, into: &buffer),
-                   let questions = DNSMessage.questions(Array(buffer[..<count])) {
-                    let (answers, additionals) = zone.answer(questions)
-                    if !answers.isEmpty {
-                        let response = DNSMessage.response(answers: answers, additionals: additionals)
-                        // A query from another port than 5353 is a one-shot (legacy) resolver: answer it alone
-                        // (RFC 6762 6.7); one that asked for a unicast answer gets one too (5.4).
-                        if port != MDNSSocket.port || questions.contains(where: \.unicastResponse) {
-                            socket.send(response, host: host, port: port)
-                        }
-                        if port == MDNSSocket.port { socket.send(response) }
+                if let (count, port, host) = socket.receive(timeoutMs: 100, into: &buffer) {
+                    let query = Array(buffer[..<count])
+                    if let questions = DNSMessage.questions(query) {
+                        Self.answer(query: query, questions: questions, from: (host, port), zone: zone, socket: socket)
                     }
                 }
-                waited += 100
-                if !announcedAgain && waited >= 1000 {
-                    announcedAgain = true
+                if let due = announceAgain, ContinuousClock.now >= due {
+                    announceAgain = nil
                     socket.send(DNSMessage.response(answers: zone.records, additionals: []))
                 }
             }
         }
+    }
+
+    /// Answers `questions` of `query` from `sender`: to the group, and to the sender alone as well when it is a
+    /// one-shot resolver (a port other than 5353, RFC 6762 6.7: its own id and questions echoed) or asked for
+    /// a unicast answer (5.4).
+    static func answer(query: [UInt8], questions: [DNSMessage.Question], from sender: (host: UInt32, port: UInt16),
+                       zone: Zone, socket: MDNSSocket) {
+        let (answers, additionals) = zone.answer(questions)
+        guard !answers.isEmpty else { return }
+        if sender.port != MDNSSocket.port {
+            let id = UInt16(query[0]) << 8 | UInt16(query[1])
+            socket.send(DNSMessage.response(id: id, questions: questions, answers: answers, additionals: additionals),
+                        host: sender.host, port: sender.port)
+            return
+        }
+        let response = DNSMessage.response(answers: answers, additionals: additionals)
+        if questions.contains(where: \.unicastResponse) { socket.send(response, host: sender.host, port: sender.port) }
+        socket.send(response)
+    }
+
+    /// `text` as one DNS label a host name may use: letters, digits and hyphens (RFC 952, RFC 1123), 63 at most.
+    static func label(_ text: String) -> String {
+        let mapped = String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" }.prefix(63))
+        return mapped.isEmpty ? "jacktap" : mapped
     }
 
     /// The records of `services` under `instance` on `host` at `addresses`.
@@ -120,8 +141,9 @@ public final class MDNSResponder: Sendable {
         return Zone(records: records)
     }
 
-    /// Says goodbye (every record with TTL 0) and stops answering.
+    /// Says goodbye (every record with TTL 0) and stops answering; a second call does nothing.
     public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         worker.stop()
         let goodbye = zone.records.map {
             DNSMessage.Record(name: $0.name, type: $0.type, unique: $0.unique, ttl: 0, data: $0.data)

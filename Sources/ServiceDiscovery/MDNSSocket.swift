@@ -13,8 +13,9 @@ struct MDNSSocket {
 
     let fd: Int32
 
-    /// Opens, binds and joins; `nil` and the reason when any step fails.
-    static func open() -> Result<MDNSSocket, MDNSError> {
+    /// Opens, binds and joins the group on the interface whose address is `interface` (network order; the
+    /// default multicast interface when nil), and sends there too; the reason when any step fails.
+    static func open(interface: UInt32?) -> Result<MDNSSocket, MDNSError> {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { return .failure(.socket(call: "socket", errno: errno)) }
         func fail(_ call: String) -> Result<MDNSSocket, MDNSError> {
@@ -38,7 +39,7 @@ struct MDNSSocket {
         guard bound == 0 else { return fail("bind 0.0.0.0:5353") }
         var membership = ip_mreq()
         membership.imr_multiaddr.s_addr = inet_addr(group)
-        membership.imr_interface.s_addr = INADDR_ANY
+        membership.imr_interface.s_addr = interface ?? INADDR_ANY
         guard setsockopt(fd, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &membership,
                          socklen_t(MemoryLayout<ip_mreq>.size)) == 0 else {
             return fail("IP_ADD_MEMBERSHIP 224.0.0.251")
@@ -47,6 +48,11 @@ struct MDNSSocket {
         var ttl: UInt8 = 255, loop: UInt8 = 1
         _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, 1)
         _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_LOOP, &loop, 1)
+        if let interface {
+            var outgoing = in_addr(s_addr: interface)
+            guard setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &outgoing,
+                             socklen_t(MemoryLayout<in_addr>.size)) == 0 else { return fail("IP_MULTICAST_IF") }
+        }
         return .success(MDNSSocket(fd: fd))
     }
 
@@ -84,7 +90,8 @@ struct MDNSSocket {
 
     func close() { _ = Glibc.close(fd) }
 
-    /// This machine's IPv4 addresses (network order) on interfaces that are up, loopback last.
+    /// This machine's IPv4 addresses (network order) on interfaces that are up but loopback; loopback's only when
+    /// there is no other.
     static func interfaceAddresses() -> [UInt32] {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return [] }
@@ -102,7 +109,7 @@ struct MDNSSocket {
                 outside.append(ipv4)
             }
         }
-        return outside + loopback
+        return outside.isEmpty ? loopback : outside
     }
 
     /// The machine's host name (`gethostname`).

@@ -341,12 +341,13 @@ struct LiveSession {
               let port = UInt16(query.boundAddress[query.boundAddress.index(after: colon)...]) else { return nil }
         var services = [MDNSResponder.Service(type: "_oscjson._tcp", port: port, text: ["txtvers=1"])]
         if let control { services.append(.init(type: "_osc._udp", port: control.port)) }
-        // A server bound to one address is advertised there; one bound to every address, on each interface's.
+        // A server bound to one address is advertised there (loopback on loopback alone); one bound to every
+        // address, on each interface's.
         let bound = String(query.boundAddress[..<colon])
         let address = inet_addr(bound)
-        let addresses = address == INADDR_NONE || address == 0 ? [] : [address]
+        let specific: UInt32? = address == INADDR_NONE || address == 0 ? nil : address
         do {
-            let responder = try MDNSResponder(instance: clientName, services: services, addresses: addresses)
+            let responder = try MDNSResponder(instance: clientName, services: services, address: specific)
             say("OSCQuery advertised by mDNS as \(clientName)._oscjson._tcp.local")
             return responder
         } catch {

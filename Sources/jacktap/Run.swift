@@ -72,7 +72,10 @@ struct Run: ParsableCommand {
     var http: String?
 
     @Option(help: ArgumentHelp("""
-        OSCQuery, off by default: answer OSCQuery clients (Chataigne, TouchDesigner, ossia score) on HOST:PORT         with every address jacktap sends, its type, range, unit, description and newest value, and the         --listen commands as writable nodes (a bare PORT binds 127.0.0.1). Read-only over HTTP.
+        OSCQuery, off by default: answer OSCQuery clients (Chataigne, TouchDesigner, ossia score) on HOST:PORT \
+        with every address jacktap sends, its type, range, unit, description and newest value, and the \
+        --listen commands as writable nodes (a bare PORT binds 127.0.0.1), and announce it by multicast DNS \
+        as NAME._oscjson._tcp. Read-only over HTTP.
         """, valueName: "host:port"))
     var oscquery: String?
 

@@ -102,3 +102,33 @@ final class OSCQueryNamespaceTests: XCTestCase {
         XCTAssertEqual(status("/jacktap/in_1/peak", nil), 404, "no tick yet: no port")
     }
 }
+
+/// What a request for one address costs, and the values JSON cannot carry.
+final class OSCQueryNamespaceEdgeTests: XCTestCase {
+    func testAQueryForOneAddressBuildsOnlyItsBranch() throws {
+        let figures = LatestFigures()
+        let ports = (1...128).map { PortReading(name: "in_\($0)", peakDB: -6, rmsDB: -9, level: 0.5, bands: [], pitch: nil, note: nil) }
+        figures.record(Snapshot(time: 1, ports: ports, overruns: 0))
+        let namespace = OSCQueryNamespace(prefix: "/jacktap", controlInput: true)
+        let tree = namespace.tree(figures.read(), under: "/jacktap/in_7/peak")
+        let jacktap = try XCTUnwrap(OSCQueryNamespace.node(at: "/jacktap", in: tree))
+        XCTAssertEqual((jacktap["CONTENTS"] as? [String: Any])?.keys.sorted(), ["in_7"])
+        XCTAssertEqual(OSCQueryNamespace.node(at: "/jacktap/in_7/peak", in: tree)?["VALUE"] as? [Double], [-6])
+        XCTAssertEqual(try XCTUnwrap(OSCQueryNamespace.node(at: "/jacktap", in: namespace.tree(figures.read())))
+            .count, 3, "a container: FULL_PATH, ACCESS and CONTENTS")
+    }
+
+    func testANonFiniteValueIsNullNotAnEmptyAnswer() throws {
+        let figures = LatestFigures()
+        figures.record(Snapshot(time: 1, ports: [], overruns: 0, pairs: [PairReading(name: "in_1+in_2", correlation: .nan)]))
+        let tree = OSCQueryNamespace(prefix: "/jacktap", controlInput: false).tree(figures.read())
+        let text = OSCQueryNamespace.text(tree)
+        XCTAssertTrue(text.contains(#""VALUE":[null]"#), text)
+    }
+
+    func testHostInfoLeavesOutAWildcardAddress() {
+        XCTAssertNil(OSCQueryNamespace.hostInfo(name: "t", oscHost: "0.0.0.0", oscPort: 9000)["OSC_IP"])
+        XCTAssertEqual(OSCQueryNamespace.hostInfo(name: "t", oscHost: "192.0.2.7", oscPort: 9000)["OSC_IP"] as? String,
+                       "192.0.2.7")
+    }
+}

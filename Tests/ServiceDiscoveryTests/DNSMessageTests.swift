@@ -76,3 +76,22 @@ final class DNSMessageTests: XCTestCase {
         XCTAssertNil(DNSMessage.questions([0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 9, 0x61]))
     }
 }
+
+/// The names the responder makes up.
+final class MDNSNameTests: XCTestCase {
+    func testTheHostLabelIsAHostNameOfItsOwn() {
+        XCTAssertEqual(MDNSResponder.label("foh tap-rack.example"), "foh-tap-rack-example")
+        XCTAssertEqual(MDNSResponder.label(""), "jacktap")
+        XCTAssertEqual(MDNSResponder.label(String(repeating: "a", count: 80)).count, 63)
+    }
+
+    func testAOneShotResolverGetsItsIdAndQuestionBack() throws {
+        let question = DNSMessage.Question(name: "fohtap._oscjson._tcp.local", type: DNSMessage.typeSRV, unicastResponse: false)
+        let response = DNSMessage.response(id: 0xBEEF, questions: [question], answers: [], additionals: [])
+        XCTAssertEqual(Array(response[0..<6]), [0xBE, 0xEF, 0x84, 0, 0, 1])
+        // The question section reads back (a response's questions are not taken as a query's).
+        var asQuery = response
+        asQuery[2] = 0
+        XCTAssertEqual(DNSMessage.questions(asQuery), [question])
+    }
+}

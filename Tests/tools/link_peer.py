@@ -90,7 +90,10 @@ async def main():
                          "beat_in_bar": places.get(count)})
     after_set = None
     if set_wall is not None:
-        after_set = [{"t": w - start, "tempo": tp} for w, tp in zip(walls, tempos) if w >= set_wall][::50]
+        # Every 50th sample, and every sample whose tempo differs from the one before: the instant the session's
+        # tempo changed is kept to the loop turn, however far apart a loaded machine spaces the turns.
+        after_set = [{"t": w - start, "tempo": tp} for i, (w, tp) in enumerate(zip(walls, tempos))
+                     if w >= set_wall and (i % 50 == 0 or tp != tempos[i - 1])]
     print(json.dumps({"peers": peers, "beats": measured, "set_at": None if set_wall is None else set_wall - start,
                       "tempo_after_set": after_set, "final_tempo": tempos[-1]}), flush=True)
 
