@@ -23,7 +23,12 @@ public final class LatestFigures: Sendable {
 
     /// A tick was published.
     public func record(_ snapshot: Snapshot) {
-        state.withLock { $0.snapshot = snapshot }
+        // The old tick is released after the lock, so a reader never waits on its arrays being freed.
+        let old = state.withLock { state in
+            defer { state.snapshot = snapshot }
+            return state.snapshot
+        }
+        _ = old
     }
 
     /// An event was published: its messages (`/beat`, `/bar`, `/downbeat`; `/onset`) become the newest.
