@@ -1,4 +1,5 @@
 import OSC
+import Output
 import Synchronization
 
 /// What JACK is doing to the session, for `/status` once a second, the control input's `query` and the
@@ -38,9 +39,12 @@ public final class SessionStatus: Sendable {
         set { overrunCount.store(newValue, ordering: .relaxed) }
     }
 
-    /// The OSC arguments of `/status`: s state, i xruns, i overruns.
-    public var arguments: [OSCArgument] {
-        [.string(state.rawValue), .int32(Int32(clamping: xruns)), .int32(Int32(clamping: overruns))]
+    /// The OSC arguments of `/status`: s state, i xruns, i overruns, as the publisher writes the message.
+    public var arguments: [OSCArgument] { message.arguments }
+
+    /// `/status` without prefix, as every destination and OSCQuery get it.
+    public var message: OSCMessage {
+        OSCPublisher(prefix: "").statusMessage(state: state.rawValue, xruns: xruns, overruns: overruns)
     }
 
     /// One line for the terminal view and stderr.

@@ -204,15 +204,15 @@ public enum JSONLines {
         out.fixed(summary.sampleRate, 0)
         out.raw(", \"overruns\": ")
         out.integer(summary.overruns)
+        let keys = Self.keys
         for (i, name) in summary.names.enumerated() {
             out.raw(", ")
             out.quoted(OSCAddress.sanitizedPart(name))
-            out.raw(": {\"peak\": ")
-            out.fixed(summary.peakDB[i], 3)
-            out.raw(", \"rms\": ")
-            out.fixed(summary.rmsDB[i], 3)
-            if i < summary.truePeakDB.count, let tp = summary.truePeakDB[i] { out.raw(", \"truepeak\": "); out.fixed(tp, 3) }
-            if i < summary.clips.count, let clips = summary.clips[i] { out.raw(", \"clip\": "); out.integer(clips) }
+            out.raw(": {")
+            keys.peak.first(summary.peakDB[i], into: &out)
+            keys.rms.write(summary.rmsDB[i], into: &out)
+            if i < summary.truePeakDB.count, let tp = summary.truePeakDB[i] { keys.truePeak.write(tp, into: &out) }
+            if i < summary.clips.count, let clips = summary.clips[i] { out.append(keys.clip.key); out.integer(clips) }
             out.raw("}")
         }
         programmeFields(summary.programmes, into: &out)

@@ -23,12 +23,9 @@ public final class LatestFigures: Sendable {
 
     /// A tick was published.
     public func record(_ snapshot: Snapshot) {
-        // The old tick is released after the lock, so a reader never waits on its arrays being freed.
-        let old = state.withLock { state in
-            defer { state.snapshot = snapshot }
-            return state.snapshot
-        }
-        _ = old
+        var newest: Snapshot? = snapshot
+        state.withLock { swap(&$0.snapshot, &newest) }
+        // `newest` now holds the previous tick: its arrays are freed here, after the lock, not while a reader waits.
     }
 
     /// An event was published: its messages (`/beat`, `/bar`, `/downbeat`; `/onset`) become the newest.

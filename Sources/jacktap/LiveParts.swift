@@ -58,8 +58,7 @@ final class LiveParts: @unchecked Sendable {
 
     /// `/status s:state i:xruns i:overruns` to every destination, and the same as a line to the meter bridge.
     func sendStatus() {
-        let message = OSCPublisher(prefix: "").statusMessage(state: status.state.rawValue, xruns: status.xruns,
-                                                             overruns: status.overruns)
+        let message = status.message
         router?.publish(immediate: message)
         latest?.record(news: message)
         feed?.status(JSONLines.statusLine(state: status.state.rawValue, xruns: status.xruns, overruns: status.overruns))
