@@ -9,20 +9,39 @@ tempo changes, each with its beats (and bars, where they are defined) derived ex
 - Sonic Pi's recorded loops (sonic-pi-samples), tiled to about 30 s: the tempo is the beats in the loop over its
   length, beat 1 is the loop start, a bar is 4 beats from it.
 - GM pieces through fluidsynth whose tempo steps, slows or speeds up: beats from the tempo map.
+- MIDI files from Debian packages (midi-debian) through three soundfonts and a seeded sox augmentation: beats from
+  their tempo map and time signatures (midifile.py).
+- Tracker modules from Debian packages (tracker), rendered by eval/modrender.c with libopenmpt, which logs every
+  row's start: beats every rows-per-beat rows from each pattern start.
+- LMMS's demo projects (lmms), rendered by lmms: beats from the project's bpm and time signature.
+
+Every item has a `source` and a `song` (shared by all renders of one piece); split() gives its side of the
+train / held-out split from eval/real_split.json (eval/real_split.py). LICENCES holds each source's packages and
+licences. `python3 eval/real_corpus.py [--render]` lists (and renders) the corpus.
 
 Everything is mono, 24-bit, 44.1 kHz (as eval/run's corpus); renders are cached under OUT/real-<VERSION>/.
 """
 
+import fcntl
+import glob
 import json
 import math
 import os
+import random
 import re
+import statistics
 import subprocess
+import sys
 import tempfile
+import zlib
 from dataclasses import dataclass, field
 
-import corpus
-import smf
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import corpus  # noqa: E402
+import midifile  # noqa: E402
+import smf  # noqa: E402
 
 VERSION = "v1"
 RATE = 44100
@@ -58,6 +77,8 @@ class RealItem:
     downbeats: list = None  # None where the truth has no bars
     bpm: float = None  # the steady tempo, None where it changes
     changes: list = field(default_factory=list)  # indices into beats where the tempo changes
+    source: str = None  # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms
+    song: str = None  # shared by every render (kit, soundfont, augmentation, humanize) of one piece
 
     @property
     def duration(self):
@@ -154,7 +175,8 @@ def hydrogen_item(song, kit, ambiguous, humanize=0):
             mono(raw, path)
 
     group = "hydrogen" + ("-ambiguous" if ambiguous else "-humanized" if humanize else "")
-    return RealItem(f"h2-{song}-{kit_name}", group, render, beats, downbeats, bpm)
+    return RealItem(f"h2-{song}-{kit_name}", group, render, beats, downbeats, bpm, source="hydrogen",
+                    song=f"h2-{song}")
 
 
 # ---------------------------------------------------------------- Sonic Pi
@@ -180,7 +202,7 @@ def sonic_pi_item(name, beats_per_loop, ambiguous):
             mono(raw, path)
 
     return RealItem(f"sp-{name}", "sonicpi" + ("-ambiguous" if ambiguous else ""), render, beats, downbeats,
-                    60 / step)
+                    60 / step, source="sonicpi", song=f"sp-{name}")
 
 
 # ---------------------------------------------------------------- GM pieces with tempo changes
@@ -201,7 +223,7 @@ def tempo_map_beats(segments, start=corpus.LEAD_IN):
     return beats, changes
 
 
-def groove_item(name, segments, beats_per_bar=4):
+def groove_item(name, segments, beats_per_bar=4, group="midi"):
     """Drums (kick on 1 (and 3), snare on the others in 3/4, on 2 and 4 in 4/4, hats on eighths), a finger bass
     on every beat from E1 and piano chords on 1: a band playing to the tempo map."""
     beats, changes = tempo_map_beats(segments)
@@ -233,13 +255,490 @@ def groove_item(name, segments, beats_per_bar=4):
             run(["fluidsynth", "-ni", "-q", "-F", raw, "-r", str(RATE), "-T", "wav", corpus.SOUNDFONT, mid])
             corpus.finish(raw, path, end, RATE)
 
-    return RealItem(name, "midi", render, beats[:-1], beats[:-1][0::beats_per_bar], steady, changes)
+    return RealItem(name, group, render, beats[:-1], beats[:-1][0::beats_per_bar], steady, changes,
+                    source="gm-pieces", song=name)
+
+
+def compound_item(name, bpm, count, group="gm-pieces"):
+    """6/8 at `bpm` dotted quarters: kick on beat 1, snare on beat 2, hats on every eighth (three to a beat), the
+    bass on every beat and a piano chord on every bar of two beats."""
+    beats, changes = tempo_map_beats([(bpm, bpm, count)])
+    song = smf.Song()
+    song.program(0, 33)
+    song.program(1, 0)
+    roots, chords = (28, 36, 31, 38), ((52, 55, 59), (52, 55, 60), (50, 55, 59), (50, 54, 57))
+    for n, (b, nb) in enumerate(zip(beats, beats[1:])):
+        in_bar, bar = n % 2, n // 2
+        song.note(9, KICK if in_bar == 0 else SNARE, b, b + 0.1, 110 if in_bar == 0 else 100)
+        for k in range(3):
+            at = b + k * (nb - b) / 3
+            song.note(9, HAT, at, at + 0.05, 70 if k == 0 else 50)
+        song.note(0, roots[bar % 4] + (7 if in_bar else 0), b, b + 0.9 * (nb - b), 95)
+        if in_bar == 0:
+            for key in chords[bar % 4]:
+                song.note(1, key, b, b + 1.8 * (nb - b), 75)
+    end = beats[-1] + 0.5
+
+    def render(path):
+        with tempfile.TemporaryDirectory() as scratch:
+            mid, raw = os.path.join(scratch, "in.mid"), os.path.join(scratch, "raw.wav")
+            song.write(mid, end=end)
+            run(["fluidsynth", "-ni", "-q", "-F", raw, "-r", str(RATE), "-T", "wav", corpus.SOUNDFONT, mid])
+            corpus.finish(raw, path, end, RATE)
+
+    return RealItem(name, group, render, beats[:-1], beats[:-1][0::2], float(bpm), changes, source="gm-pieces",
+                    song=name)
+
+
+# ---------------------------------------------------------------- sox augmentation
+
+
+def augment_effects(rng):
+    """A seeded chain of sox effects that move no event in time: a band of EQ, sometimes a high- or low-pass
+    (biquads), a compressor without look-ahead (compand's delay 0) and a room (reverb, pre-delay 0); and the noise
+    to add: (colour, SNR in dB)."""
+    effects = []
+    if rng.random() < 0.4:
+        effects += ["highpass", f"{rng.uniform(40, 250):.0f}"]
+    if rng.random() < 0.4:
+        effects += ["lowpass", f"{rng.uniform(3000, 12000):.0f}"]
+    effects += ["equalizer", f"{math.exp(rng.uniform(math.log(80), math.log(8000))):.0f}", "1q",
+                f"{rng.uniform(-8, 8):.1f}"]
+    if rng.random() < 0.7:
+        effects += ["compand", "0.005,0.15", f"6:-70,-70,-{rng.uniform(15, 30):.0f},-{rng.uniform(8, 14):.0f},0,-6",
+                    "-3", "-90", "0"]
+    if rng.random() < 0.8:
+        effects += ["reverb", f"{rng.uniform(20, 80):.0f}", "50", f"{rng.uniform(20, 100):.0f}", "100", "0",
+                    f"{rng.uniform(-6, 0):.1f}"]
+    noise = (rng.choice(("pinknoise", "whitenoise", "brownnoise")), rng.uniform(12, 35)) if rng.random() < 0.7 \
+        else None
+    return effects, noise
+
+
+def stats_rms_db(path):
+    out = subprocess.run(["sox", path, "-n", "stats"], capture_output=True, text=True).stderr
+    for line in out.splitlines():
+        if line.startswith("RMS lev dB"):
+            return float(line.split()[3])
+    raise RuntimeError(f"no RMS from sox stats for {path}")
+
+
+def finish_item(raw, path, start, length, seed=None, raw_args=()):
+    """`length` seconds of `raw` from `start`, mono, 24-bit at RATE, peak at -1 dBFS; with `seed`, through the
+    seeded augmentation (augment_effects) first. `raw_args` describe a headerless `raw` to sox."""
+    with tempfile.TemporaryDirectory() as scratch:
+        mid = os.path.join(scratch, "mid.wav")
+        effects, noise = augment_effects(random.Random(seed)) if seed is not None else ([], None)
+        # Headroom for the EQ and the room first (sox computes in fixed point).
+        run(["sox", *raw_args, raw, "-r", str(RATE), "-c", "1", "-e", "floating-point", "-b", "32", mid,
+             "remix", "-", "trim", f"{start:.6f}", f"{length:.6f}", "pad", "0", f"{length:.6f}", "trim", "0",
+             f"{length:.6f}", "norm", "-12", *effects, "norm", "-3"])
+        if noise is not None:
+            colour, snr = noise
+            level = stats_rms_db(mid)
+            noise_path = os.path.join(scratch, "noise.wav")
+            run(["sox", "-R", "-n", "-r", str(RATE), "-c", "1", "-e", "floating-point", "-b", "32", noise_path,
+                 "synth", f"{length:.6f}", colour])
+            gain = level - snr - stats_rms_db(noise_path)
+            mixed = os.path.join(scratch, "mixed.wav")
+            run(["sox", "-m", mid, "-v", f"{10 ** (gain / 20):.6f}", noise_path, mixed])
+            mid = mixed
+        run(["sox", mid, "-b", "24", path, "norm", "-1"])
+
+
+# ---------------------------------------------------------------- MIDI files from Debian packages
+
+SOUNDFONTS = {"fluidr3": "/usr/share/sounds/sf2/FluidR3_GM.sf2", "timgm6mb": "/usr/share/sounds/sf2/TimGM6mb.sf2",
+              "musescore": "/usr/share/sounds/sf3/MuseScore_General_Full.sf3"}
+# The timbre of the third render of each song: drums muted, every other channel on one GM program.
+SOLO_PROGRAMS = {"piano": 0, "guitar": 24, "strings": 48, "choir": 52}
+# (package, short name, glob). planetblupi's music004-009 are shifted off their grid (every note some 20 ticks
+# late) and many simutrans songs are humanised: the grid check below drops them. (chuck-data's bwv772 is played,
+# not sequenced: not used.)
+MIDI_SOURCES = [("openttd-openmsx", "openttd", "/usr/share/games/openttd/baseset/openmsx/*.mid"),
+                ("simutrans-data", "simutrans", "/usr/share/games/simutrans/music/*.mid"),
+                ("planetblupi-music-midi", "blupi", "/usr/share/planetblupi/music/*.mid"),
+                ("pianobooster", "pianobooster", "/usr/share/doc/pianobooster/courses/*/*.mid")]
+MIDI_TARGET = 50.0  # seconds: the excerpt ends at the last bar line before this, and lasts at least MIN_SECONDS
+MIN_SECONDS = 30.0
+GRID_SHARE = 0.9  # note-ons within GRID_TOLERANCE of a 16th or 16th-triplet, at least this share of them
+GRID_TOLERANCE = 0.012
+TEMPO_RANGE = (40.0, 240.0)
+
+
+def tempo_summary(beats):
+    """(steady BPM or None, changes): a change is a beat whose next interval differs by more than 2 % from the
+    one before it while that one equalled its predecessor (where a step or a ramp begins)."""
+    ibi = [b - a for a, b in zip(beats, beats[1:])]
+    if max(ibi) - min(ibi) < 1e-3:
+        return 60 / statistics.mean(ibi), []
+    changes = [k for k in range(1, len(ibi)) if abs(ibi[k] / ibi[k - 1] - 1) > 0.02
+               and (k < 2 or abs(ibi[k - 1] / ibi[k - 2] - 1) <= 0.02)]
+    return None, changes
+
+
+def midi_excerpt(path):
+    """(start tick, end tick, beats, downbeats, in seconds from the start tick) of the song's excerpt, or the
+    reason it is left out."""
+    mf = midifile.MidiFile(path)
+    notes = mf.notes()
+    if not notes:
+        return "no notes"
+    first = min(n[0] for n in notes)
+    last = max(n[0] for n in notes)
+    try:
+        beats, downbeats = mf.beat_ticks(first, last)
+    except midifile.UnsupportedMeter as e:
+        return f"meter {e}"
+    start = max(d for d in downbeats if d <= first)
+    t0 = mf.seconds(start)
+    ends = [d for d in downbeats if d > start and mf.seconds(d) - t0 <= MIDI_TARGET]
+    if not ends or mf.seconds(ends[-1]) - t0 < MIN_SECONDS:
+        return "shorter than 30 s"
+    end = ends[-1]
+    window = [n[0] for n in notes if start <= n[0] < end]
+    d = mf.division
+
+    def on_grid(tick):
+        seconds = mf.seconds(tick)
+        for step in (d / 4, d / 6):
+            nearest = round(tick / step) * step
+            if abs(mf.seconds(int(round(nearest))) - seconds) <= GRID_TOLERANCE:
+                return True
+        return False
+
+    share = sum(map(on_grid, window)) / len(window)
+    if share < GRID_SHARE:
+        return f"{share:.0%} of the notes on the grid"
+    beat_ticks = [b for b in beats if start <= b < end]
+    times = [mf.seconds(b) - t0 for b in beat_ticks]
+    tempi = [60 / (b - a) for a, b in zip(times, times[1:])]
+    if min(tempi) < TEMPO_RANGE[0] or max(tempi) > TEMPO_RANGE[1]:
+        return f"beat tempo {min(tempi):.0f}-{max(tempi):.0f} BPM"
+    bars = [mf.seconds(b) - t0 for b in downbeats if start <= b < end]
+    channels = {n[1] for n in notes if start <= n[0] < end}
+    return start, end, times, bars, channels
+
+
+def midi_debian_items():
+    out = []
+    for package, short, pattern in MIDI_SOURCES:
+        files = sorted(glob.glob(pattern))
+        if not files:
+            raise FileNotFoundError(f"{pattern}: install {package} (eval/install-dependencies)")
+        for path in files:
+            stem = re.sub(r"[^A-Za-z0-9]+", "_", os.path.splitext(os.path.basename(path))[0]).strip("_")
+            song = f"mid-{short}-{stem}"
+            excerpt = midi_excerpt(path)
+            if isinstance(excerpt, str):
+                continue
+            start, end, beats, bars, channels = excerpt
+            rng = random.Random(song)
+            fonts = list(SOUNDFONTS)
+            rng.shuffle(fonts)
+            variants = [(fonts[0], None), (fonts[1], None)]
+            if channels - {9}:
+                variants.append((fonts[2], rng.choice(sorted(SOLO_PROGRAMS))))
+            for font, solo in variants:
+                name = f"{song}-{font}" + (f"-{solo}" if solo else "")
+                out.append(midi_file_item(name, song, path, start, end, beats, bars, font, solo))
+    return out
+
+
+def midi_file_item(name, song, path, start, end, beats, bars, font, solo):
+    steady, changes = tempo_summary(beats)
+
+    def render(out_path):
+        mf = midifile.MidiFile(path)
+        t0, t1 = mf.seconds(start), mf.seconds(end)
+        with tempfile.TemporaryDirectory() as scratch:
+            mid, raw = os.path.join(scratch, "in.mid"), os.path.join(scratch, "raw.wav")
+            mf.write(mid, end_tick=end, mute_channels=(9,) if solo else (),
+                     program=SOLO_PROGRAMS[solo] if solo else None)
+            run(["fluidsynth", "-ni", "-q", "-F", raw, "-r", str(RATE), "-T", "wav", "-O", "float",
+                 SOUNDFONTS[font], mid], timeout=600)
+            finish_item(raw, out_path, t0, t1 - t0, seed=name)
+
+    return RealItem(name, "midi-debian", render, beats, bars, steady, changes, source="midi-debian", song=song)
+
+
+# ---------------------------------------------------------------- tracker modules (libopenmpt)
+
+# (package, short name, glob)
+TRACKER_SOURCES = [("tecnoballz-data", "tecnoballz", "/usr/share/games/tecnoballz/musics/*.mod"),
+                   ("heroes-sound-tracks", "heroes", "/usr/share/games/heroes/mod/*.xm"),
+                   ("gl-117-data", "gl117", "/usr/share/games/gl-117/music/*.s3m"),
+                   ("pingus-data", "pingus", "/usr/share/games/pingus/data/music/*"),
+                   ("freedroid-data", "freedroid", "/usr/share/games/freedroid/sound/*.mod"),
+                   ("biniax2-data", "biniax2", "/usr/share/games/biniax2/music/*.it")]
+TRACKER_SECONDS = 70.0  # rendered and logged; the excerpt is cut at MIDI_TARGET
+TEMPO_JUMP = 1.3  # a beat whose tempo differs from the last one's by this factor ends the excerpt
+
+
+def out_cache():
+    directory = os.path.join(HERE, "out", f"real-{VERSION}", "cache")
+    os.makedirs(directory, exist_ok=True)
+    return directory
+
+
+def atomic_write(path, make):
+    """make(tmp) writes tmp; it then replaces `path`: parallel workers never see a half-written file."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    make(tmp)
+    os.replace(tmp, path)
+    return path
+
+
+def modrender():
+    """eval/modrender.c, compiled with gcc against libopenmpt into eval/out/ (once, by whichever worker comes
+    first)."""
+    binary = os.path.join(out_cache(), "modrender")
+    source = os.path.join(HERE, "modrender.c")
+    if not os.path.exists(binary) or os.path.getmtime(binary) < os.path.getmtime(source):
+        atomic_write(binary, lambda tmp: run(["gcc", "-O2", "-o", tmp, source, "-lopenmpt"]))
+    return binary
+
+
+def tracker_log(path, song):
+    """modrender's row log of the module (cached): [(row start in s, order, pattern, row, speed, tempo,
+    estimated BPM, rows in the pattern)], and the seconds rendered."""
+    log = os.path.join(out_cache(), f"{song}.rows.txt")
+    if not os.path.exists(log):
+        atomic_write(log, lambda tmp: run([modrender(), path, os.devnull, tmp, str(RATE), str(TRACKER_SECONDS)]))
+    lines = open(log).read().split("\n")
+    rate, block = map(int, lines[0].split())
+    rows, end = [], 0.0
+    for line in lines[1:]:
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "end":
+            end = int(f[1]) / rate
+            continue
+        # The row began within the block that starts at this frame: its middle is within block / 2 frames.
+        rows.append(((int(f[0]) + block / 2) / rate, *map(int, f[1:6]), float(f[6]), int(f[7])))
+    return rows, end
+
+
+def tracker_excerpt(rows, end):
+    """(rows per beat, beats, downbeats or None, cut in s) from the row log, or the reason the module is left
+    out. Beats: every rows-per-beat rows from each pattern start. Rows per beat is the module's own, as libopenmpt's
+    estimated BPM implies it (60 / (BPM x row length): IT's highlight, 4 for MOD, XM and S3M); bars of 4 beats
+    from each pattern start where every pattern played holds whole bars."""
+    lengths = [b[0] - a[0] for a, b in zip(rows, rows[1:])]
+    estimates = sorted(60 / (r[6] * d) for r, d in zip(rows, lengths) if r[6] > 0 and d > 0)
+    if not estimates:
+        return "no rows"
+    rpb_f = estimates[len(estimates) // 2]
+    rpb = round(rpb_f) if abs(rpb_f - round(rpb_f)) < 0.05 and round(rpb_f) >= 1 else 4
+    beats, rows_at, since = [], [], None
+    cut = min(end, MIDI_TARGET)
+    for k, r in enumerate(rows):
+        t, row = r[0], r[3]
+        if t >= cut:
+            break
+        if since is not None:
+            since += 1
+        if row % rpb == 0:
+            if since is not None and since != rpb:  # a pattern break, loop or odd length moved the grid
+                cut = t
+                break
+            if beats:
+                bpm = 60 / (t - beats[-1])
+                last = 60 / (beats[-1] - beats[-2]) if len(beats) > 1 else bpm
+                if not TEMPO_RANGE[0] <= bpm <= TEMPO_RANGE[1] or max(bpm / last, last / bpm) > TEMPO_JUMP:
+                    cut = beats[-1]
+                    beats.pop()
+                    rows_at.pop()
+                    break
+            beats.append(t)
+            rows_at.append(r)
+            since = 0
+        elif since is None:
+            return "does not start on a beat"
+    if not beats or cut < MIN_SECONDS:
+        return f"{cut:.0f} s of consistent beats"
+    # End a beat after the last beat before the cut, or at the cut.
+    beats = [b for b in beats if b < cut]
+    rows_at = rows_at[:len(beats)]
+    cut = min(cut, beats[-1] + (beats[-1] - beats[-2]), end)
+    bar = 4 * rpb
+    played = {r[7] for r in rows if r[0] < cut}
+    downbeats = [b for b, r in zip(beats, rows_at) if r[3] % bar == 0] if all(p % bar == 0 for p in played) \
+        else None
+    return rpb, beats, downbeats, cut
+
+
+def tracker_items():
+    out = []
+    for package, short, pattern in TRACKER_SOURCES:
+        files = sorted(glob.glob(pattern))
+        if not files:
+            raise FileNotFoundError(f"{pattern}: install {package} (eval/install-dependencies)")
+        for path in files:
+            stem = re.sub(r"[^A-Za-z0-9]+", "_", os.path.splitext(os.path.basename(path))[0]).strip("_")
+            song = f"mod-{short}-{stem}"
+            excerpt = tracker_excerpt(*tracker_log(path, song))
+            if isinstance(excerpt, str):
+                continue
+            rpb, beats, downbeats, cut = excerpt
+            steady, changes = tempo_summary(beats)
+            for augmented in (False, True):
+                name = song + ("-room" if augmented else "")
+                out.append(RealItem(name, "tracker", tracker_render(path, song, cut, name if augmented else None),
+                                    beats, downbeats, steady, changes, source="tracker", song=song))
+    return out
+
+
+def tracker_render(path, song, cut, seed):
+    def render(out_path):
+        with tempfile.TemporaryDirectory() as scratch:
+            raw, log = os.path.join(scratch, "raw.f32"), os.path.join(scratch, "rows.txt")
+            run([modrender(), path, raw, log, str(RATE), str(TRACKER_SECONDS)])
+            if open(log).read() != open(os.path.join(out_cache(), f"{song}.rows.txt")).read():
+                raise RuntimeError(f"{song}: the render's row log differs from the one the truth came from")
+            finish_item(raw, out_path, 0.0, cut, seed=seed,
+                        raw_args=("-t", "f32", "-r", str(RATE), "-c", "1"))
+
+    return render
+
+
+# ---------------------------------------------------------------- LMMS demo projects
+
+LMMS_PROJECTS = "/usr/share/lmms/projects"
+LMMS_DIRS = ("demos", "shorties")  # templates and tutorials are not music
+
+
+def lmms_xml(path):
+    """The project's XML: .mmpz is Qt's qCompress (a 4-byte big-endian length, then zlib)."""
+    data = open(path, "rb").read()
+    return (zlib.decompress(data[4:]) if path.endswith(".mmpz") else data).decode("utf-8", "replace")
+
+
+def lmms_project(path):
+    """(bpm, numerator, denominator, last tick) from the project's head and tracks, or the reason it is left
+    out. LMMS counts 48 ticks to a quarter note; its bpm counts quarter notes."""
+    text = lmms_xml(path)
+    head = re.search(r"<head\b.*?(?:/>|</head>)", text, re.S).group(0)
+
+    def value(key):
+        m = re.search(fr'\b{key}="([\d.]+)"', head) or re.search(fr'<{key}\b[^>]*\bvalue="([\d.]+)"', head)
+        return float(m.group(1)) if m else None
+
+    bpm, num, den = value("bpm"), value("timesig_numerator") or 4, value("timesig_denominator") or 4
+    for model in re.findall(r'<bpm\b[^>]*\bid="(\d+)"', head):
+        if re.search(fr'<object id="{model}"', text):
+            return "tempo automation"
+    if den not in (1, 2, 4):
+        return f"meter {num:g}/{den:g}"
+    ends = []
+    for m in re.finditer(r"<(pattern|bbtco|sampletco)\b([^>]*)>", text):
+        pos, length = re.search(r'\bpos="(\d+)"', m.group(2)), re.search(r'\blen="(\d+)"', m.group(2))
+        if pos and length:
+            ends.append(int(pos.group(1)) + int(length.group(1)))
+    return bpm, int(num), int(den), max(ends or [0])
+
+
+def lmms_items():
+    out = []
+    paths = sorted(p for d in LMMS_DIRS for p in glob.glob(os.path.join(LMMS_PROJECTS, d, "**", "*.mmp*"),
+                                                             recursive=True))
+    if not paths:
+        raise FileNotFoundError(f"{LMMS_PROJECTS}: install lmms (eval/install-dependencies)")
+    for path in paths:
+        project = lmms_project(path)
+        if isinstance(project, str):
+            continue
+        bpm, num, den, last = project
+        beat = 60 / bpm
+        bar_ticks = 192 * num // den
+        song_seconds = last / 48 * beat
+        bar_seconds = bar_ticks / 48 * beat
+        bars = int(min(MIDI_TARGET, song_seconds) / bar_seconds)
+        if bars * bar_seconds < MIN_SECONDS:
+            continue
+        cut = bars * bar_seconds
+        beats = [k * beat for k in range(bars * bar_ticks // 48)]
+        downbeats = [k * bar_seconds for k in range(bars)]
+        stem = re.sub(r"[^A-Za-z0-9]+", "_", os.path.basename(path).split(".")[0]).strip("_")
+        song = f"lmms-{stem}"
+        for augmented in (False, True):
+            name = song + ("-room" if augmented else "")
+            out.append(RealItem(name, "lmms", lmms_render(path, song, cut, name if augmented else None), beats,
+                                downbeats, bpm, source="lmms", song=song))
+    return out
+
+
+def lmms_render(path, song, cut, seed):
+    """LMMS renders the whole project once (cached for both items of the song); the item is its first `cut`
+    seconds."""
+    def render(out_path):
+        raw = os.path.join(out_cache(), f"{song}.lmms.f32")
+        with open(raw + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # the song's other item waits for this render, not does it again
+            if not os.path.exists(raw):
+                lmms_render_whole(path, raw)
+        finish_item(raw, out_path, 0.0, cut, seed=seed, raw_args=("-t", "f32", "-r", str(RATE), "-c", "2"))
+
+    return render
+
+
+def lmms_render_whole(path, raw):
+    """LMMS's 32-bit float WAV, whose peaks pass 1.0 (sox would clip them on reading): its first MIDI_TARGET + 5
+    seconds as raw stereo float, scaled to a peak of 0.5."""
+    def make(tmp):
+        with tempfile.TemporaryDirectory() as home:
+            env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=home)
+            whole = os.path.join(home, "whole.wav")
+            # LMMS 1.2.2 often crashes on exit after writing the file: the file decides.
+            subprocess.run(["lmms", "--allowroot", "render", path, "-f", "wav", "-a", "-s", str(RATE), "-o", whole],
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1200)
+            data = open(whole, "rb").read()
+            i, fmt, samples = 12, None, None
+            while i + 8 <= len(data):
+                kind, size = data[i:i + 4], int.from_bytes(data[i + 4:i + 8], "little")
+                if kind == b"fmt ":
+                    fmt = data[i + 8:i + 8 + size]
+                elif kind == b"data":
+                    samples = data[i + 8:i + 8 + size]
+                i += 8 + size + (size & 1)
+            tag, channels, rate = int.from_bytes(fmt[0:2], "little"), int.from_bytes(fmt[2:4], "little"), \
+                int.from_bytes(fmt[4:8], "little")
+            if tag != 3 or channels != 2 or rate != RATE:
+                raise RuntimeError(f"{path}: LMMS wrote format {tag}, {channels} channels, {rate} Hz")
+            import numpy as np
+            x = np.frombuffer(samples, "<f4")[:int((MIDI_TARGET + 5) * RATE) * 2]
+            (x * (0.5 / max(1e-9, float(np.abs(x).max())))).astype("<f4").tofile(tmp)
+    atomic_write(raw, make)
 
 
 # ---------------------------------------------------------------- the corpus
 
+# Where each source's material comes from, and its licence (from /usr/share/doc/PACKAGE/copyright): the beat
+# network trained on the training part states these with its weights.
+LICENCES = {
+    "hydrogen": {"hydrogen-data": "GPL-2+ (demo songs)",
+                 "hydrogen-drumkits": "GPL-2+, GPL-2, CC-BY-3.0, CC-BY-SA-3.0, CC0 (per kit)"},
+    "sonicpi": {"sonic-pi-samples": "CC0 (the loops; a few other samples CC-BY-SA-4.0, MIT, Zlib)"},
+    "gm-pieces": {"jacktap (eval/real_corpus.py)": "the project's own", "fluid-soundfont-gm": "MIT"},
+    "midi-debian": {"openttd-openmsx": "GPL-2.0", "simutrans-data": "Artistic-1.0",
+                    "planetblupi-music-midi": "GPL-3+", "pianobooster": "CC-BY (music/*)",
+"fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
+                    "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
+    "tracker": {"tecnoballz-data": "GPL-3+", "heroes-sound-tracks": "GPL-2+", "gl-117-data": "GPL-2",
+                "pingus-data": "GPL-2+", "freedroid-data": "GPL-2+", "biniax2-data": "Zlib"},
+    "lmms": {"lmms-common": "GPL-2+ (the demo projects; samples GPL-2+, LGPL, CC-BY-SA-3/4, per file)"},
+}
+
+_ITEMS = None
+
 
 def items():
+    """Every item, the existing ones first in their order. Built once per process (the MIDI files are parsed
+    and the tracker modules' row logs read, or made once into eval/out/real-v1/cache/)."""
+    global _ITEMS
+    if _ITEMS is not None:
+        return _ITEMS
     out = [hydrogen_item(song, kit, ambiguous) for song, kits, ambiguous in HYDROGEN for kit in kits]
     out += [hydrogen_item(song, None, False, humanize) for song, _, ambiguous in HYDROGEN if not ambiguous
             for humanize in HUMANIZE]
@@ -249,7 +748,41 @@ def items():
             groove_item("midi-rit-120-90", [(120, 120, 12), (120, 90, 16), (90, 90, 16)]),
             groove_item("midi-accel-90-140", [(90, 90, 12), (90, 140, 16), (140, 140, 24)]),
             groove_item("midi-waltz-150", [(150, 150, 72)], beats_per_bar=3)]
+    # More tempi, so the GM pieces span 48-240 BPM, and 6/8.
+    out += [groove_item(f"midi-steady-{bpm}", [(bpm, bpm, round(bpm * 40 / 60))], group="gm-pieces")
+            for bpm in (48, 60, 72, 200, 220, 240)]
+    out += [groove_item("midi-step-180-220", [(180, 180, 48), (220, 220, 96)], group="gm-pieces"),
+            groove_item("midi-rit-80-50", [(80, 80, 12), (80, 50, 12), (50, 50, 16)], group="gm-pieces"),
+            groove_item("midi-waltz-90", [(90, 90, 60)], beats_per_bar=3, group="gm-pieces"),
+            compound_item("midi-68-66", 66, 44), compound_item("midi-68-100", 100, 66)]
+    out += midi_debian_items()
+    out += tracker_items()
+    out += lmms_items()
+    names = [i.name for i in out]
+    if len(set(names)) != len(names):
+        raise RuntimeError("two items share a name")
+    _ITEMS = out
     return out
+
+
+# ---------------------------------------------------------------- the train / held-out split
+
+SPLIT_FILE = os.path.join(HERE, "real_split.json")
+_SPLIT = None
+
+
+def split(item):
+    """"train" or "held-out", from eval/real_split.json (never from its seed: adding items cannot move the
+    existing ones). A song the file does not list is an error: extend the file with `eval/real_split.py
+    --write`."""
+    global _SPLIT
+    if _SPLIT is None:
+        _SPLIT = json.load(open(SPLIT_FILE))
+    side = _SPLIT["songs"].get(item.source, {}).get(item.song)
+    if side is None:
+        raise KeyError(f"{item.name}: song {item.song} ({item.source}) is not in {SPLIT_FILE}; "
+                       "run eval/real_split.py --write to draw it (existing songs keep their side)")
+    return side
 
 
 def ensure_rendered(item, out_dir):
@@ -257,10 +790,58 @@ def ensure_rendered(item, out_dir):
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, f"{item.name}.wav")
     if not os.path.exists(path):
-        tmp = path + ".tmp.wav"
+        tmp = f"{path}.{os.getpid()}.tmp.wav"
         item.render(tmp)
         os.replace(tmp, path)
+    try:
+        side = split(item)
+    except (KeyError, FileNotFoundError):
+        side = None
     truth = path[:-4] + ".truth.json"
-    json.dump({"beats": item.beats, "downbeats": item.downbeats, "bpm": item.bpm, "changes": item.changes},
-              open(truth, "w"))
+    atomic_write(truth, lambda tmp: json.dump(
+        {"beats": item.beats, "downbeats": item.downbeats, "bpm": item.bpm, "changes": item.changes,
+         "source": item.source, "song": item.song, "split": side}, open(tmp, "w")))
     return path
+
+
+def _render_one(index):
+    item = items()[index]
+    started = __import__("time").time()
+    ensure_rendered(item, os.path.join(HERE, "out"))
+    return item.name, __import__("time").time() - started
+
+
+def main():
+    import argparse
+    import concurrent.futures
+    import fnmatch
+    import time
+    parser = argparse.ArgumentParser(description="The real-recording corpus: list or render it.")
+    parser.add_argument("--render", action="store_true", help="render every item missing from eval/out/real-v1/")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--items", default="*", help="only the items whose name matches this glob")
+    args = parser.parse_args()
+    chosen = [k for k, i in enumerate(items()) if fnmatch.fnmatch(i.name, args.items)]
+    by_source = {}
+    for k in chosen:
+        i = items()[k]
+        entry = by_source.setdefault(i.source, [0, set(), 0.0, []])
+        entry[0] += 1
+        entry[1].add(i.song)
+        entry[2] += i.beats[-1] - i.beats[0]
+        if i.bpm:
+            entry[3].append(i.bpm)
+    for source, (n, songs, seconds, bpms) in by_source.items():
+        tempo = f", steady {min(bpms):.0f}-{max(bpms):.0f} BPM" if bpms else ""
+        print(f"{source}: {n} items, {len(songs)} songs, {seconds / 60:.1f} min of beats{tempo}")
+    if args.render:
+        start = time.time()
+        modrender()  # compiled once before the workers start
+        with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
+            for name, seconds in pool.map(_render_one, chosen):
+                print(f"{name}: {seconds:.1f} s", flush=True)
+        print(f"{len(chosen)} items in {time.time() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
