@@ -26,7 +26,8 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "DSP"),
-        .target(name: "Analysis", dependencies: ["DSP", "CFFTW"]),
+        // The learned beat activation's weights ship as a resource (eval/train-beat-network writes them).
+        .target(name: "Analysis", dependencies: ["DSP", "CFFTW"], resources: [.copy("Rhythm/beat-activation.jtnn")]),
         .target(name: "OSC", dependencies: ["Spawn"]),
         .target(name: "Spawn"),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),

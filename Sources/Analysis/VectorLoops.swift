@@ -25,6 +25,22 @@ enum VectorLoops {
         return total
     }
 
+    /// The dot product of `count` values of `a` and `b`.
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        var lanes = Lanes(repeating: 0)
+        var i = 0
+        while i + 8 <= count {
+            lanes += load(a + i) * load(b + i)
+            i += 8
+        }
+        var total = lanes.sum()
+        while i < count {
+            total += a[i] * b[i]
+            i += 1
+        }
+        return total
+    }
+
     /// The sum of the squares of `count` values.
     static func sumOfSquares(_ values: UnsafePointer<Float>, count: Int) -> Float {
         var lanes = Lanes(repeating: 0)

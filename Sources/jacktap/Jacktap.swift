@@ -56,7 +56,7 @@ struct Jacktap: ParsableCommand {
             unsupported audio file; 69 no JACK server (without --wait); 74
             the JACK server stopped under jacktap (with --no-reconnect).
             """,
-        subcommands: [Run.self, Analyze.self, Demo.self, Ports.self, Generate.self, Figures.self],
+        subcommands: [Run.self, Analyze.self, Demo.self, Ports.self, Generate.self, Figures.self, BeatFeaturesCommand.self],
         defaultSubcommand: Run.self
     )
 }

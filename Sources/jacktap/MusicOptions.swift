@@ -41,17 +41,66 @@ struct MusicOptions: ParsableArguments {
     var onsetGap: Double = RhythmConfig().onsetMinimumGap
 
     @Option(name: .customLong("bpm-min"), help: ArgumentHelp(
-        "Slowest tempo reported, BPM. Between two metrical levels that fit the onsets equally well, the one in 88..176 BPM is preferred.",
+        "Slowest tempo reported, BPM (default 55; 40 with --beat-activation learned). With the onset function, between two metrical levels that fit the onsets equally well, the one in 88..176 BPM is preferred.",
         valueName: "bpm"))
-    var bpmMinimum: Double = RhythmConfig().minimumBPM
+    var bpmMinimumGiven: Double?
 
-    @Option(name: .customLong("bpm-max"), help: ArgumentHelp("Fastest tempo reported, BPM.", valueName: "bpm"))
-    var bpmMaximum: Double = RhythmConfig().maximumBPM
+    @Option(name: .customLong("bpm-max"), help: ArgumentHelp(
+        "Fastest tempo reported, BPM (default 215; 240 with --beat-activation learned).", valueName: "bpm"))
+    var bpmMaximumGiven: Double?
+
+    var bpmMinimum: Double {
+        bpmMinimumGiven ?? (usesLearned ? RhythmConfig.learnedMinimumBPM : RhythmConfig().minimumBPM)
+    }
+    var bpmMaximum: Double {
+        bpmMaximumGiven ?? (usesLearned ? RhythmConfig.learnedMaximumBPM : RhythmConfig().maximumBPM)
+    }
+
+    /// `--beat-activation learned`, or `--beat-model` (which implies it).
+    var usesLearned: Bool { beatModel != nil || beatActivation == "learned" }
 
     @Option(name: .customLong("beat-lead"), help: ArgumentHelp(
         "Seconds before its predicted instant at which a beat is sent (covers the network and the period).",
         valueName: "s"))
     var beatLead: Double = RhythmConfig().beatLead
+
+    @Option(name: .customLong("beat-activation"), help: ArgumentHelp(
+        "What the beat tracker reads: onsets (the onset function below 1 kHz) or learned (a small recurrent network trained on recordings with exact beats; see docs/analysis.md).",
+        valueName: "onsets|learned"))
+    var beatActivation: String = "onsets"
+
+    @Option(name: .customLong("beat-model"), help: ArgumentHelp(
+        "Weights of the learned beat activation (implies --beat-activation learned; default: the file shipped beside the binary, jacktap_Analysis.resources/beat-activation.jtnn).",
+        valueName: "file"))
+    var beatModel: String?
+
+    @Option(name: .customLong("beat-tuning"), help: ArgumentHelp(
+        "Settings of the beat model over its activation, key=value,... (for eval/real).", visibility: .hidden))
+    var beatTuning: String?
+
+    /// The learned activation's weights (nil with `--beat-activation onsets`), read and checked.
+    func learnedWeights() throws -> BeatNetworkWeights? {
+        switch usesLearned ? "learned" : beatActivation {
+        case "onsets": return nil
+        case "learned":
+            do {
+                if let beatModel { return try BeatNetworkWeights(contentsOf: beatModel) }
+                return try BeatNetworkWeights.bundled.get()
+            } catch {
+                throw ValidationError("the learned beat activation: \(error)")
+            }
+        default: throw ValidationError("--beat-activation must be onsets or learned")
+        }
+    }
+
+    /// The beat model's settings for the chosen activation, with `--beat-tuning` applied.
+    func beatModelSettings(learned: Bool) throws -> BeatModelSettings {
+        var settings: BeatModelSettings = learned ? .learned : .onsetFunction
+        if let beatTuning {
+            do { try settings.apply(beatTuning) } catch { throw ValidationError("--beat-tuning: \(error)") }
+        }
+        return settings
+    }
 
     /// Which trackers `--music` runs on which port.
     func selection() throws -> MusicSelection {
@@ -73,6 +122,8 @@ struct MusicOptions: ParsableArguments {
             throw ValidationError("--bpm-min and --bpm-max must satisfy 30 <= min < max <= 400")
         }
         guard beatLead >= 0, beatLead <= 0.2 else { throw ValidationError("--beat-lead must be between 0 and 0.2 seconds") }
+        let weights = try learnedWeights()
+        _ = try beatModelSettings(learned: weights != nil)
     }
 
     /// Writes these settings into `config`.
@@ -88,5 +139,9 @@ struct MusicOptions: ParsableArguments {
         config.rhythm.minimumBPM = bpmMinimum
         config.rhythm.maximumBPM = bpmMaximum
         config.rhythm.beatLead = beatLead
+        // validate() has read and checked both.
+        config.rhythm.learnedActivation = try? learnedWeights()
+        config.rhythm.beatModel = (try? beatModelSettings(learned: config.rhythm.learnedActivation != nil))
+            ?? .onsetFunction
     }
 }

@@ -48,6 +48,24 @@ final class BadInputTests: XCTestCase {
         }
     }
 
+    func testMissingOrCorruptBeatWeightsAreRefusedBeforeAnythingStarts() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jacktap-weights-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let corrupt = directory.appendingPathComponent("corrupt.jtnn").path
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Tool.jacktap).deletingLastPathComponent()
+            .appendingPathComponent("jacktap_Analysis.resources/beat-activation.jtnn"))
+        bytes[bytes.count / 2] ^= 0x40
+        try bytes.write(to: URL(fileURLWithPath: corrupt))
+        let missing = directory.appendingPathComponent("missing.jtnn").path
+        for (file, message) in [(missing, "missing or unreadable"), (corrupt, "corrupt: checksum")] {
+            let run = try Tool.capture(Tool.jacktap, ["--inputs", "1", "--beat-model", file], environment: server.environment)
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertTrue(run.stderr.contains(file) && run.stderr.contains(message), run.stderr)
+            XCTAssertFalse(try ports().contains { $0.hasPrefix("jacktap:") }, "nothing registered")
+        }
+    }
+
     func testNothingToTapIsAUsageError() throws {
         let run = try Tool.capture(Tool.jacktap, [], environment: server.environment)
         XCTAssertEqual(run.status, 64)

@@ -56,7 +56,7 @@ func tapBenchmark(ports: Int, frames: Int, sampleRate: Double) -> (nsPerPortFram
 
 /// Seconds of CPU per second of audio for one port through tap + engine (analysis at the default settings).
 func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int, runs: Int = 5,
-                       music: MusicSelection.Analyses = .all) -> Double {
+                       music: MusicSelection.Analyses = .all, onsetActivation: Bool = false) -> Double {
     let frames = Int(seconds * sampleRate)
     var signal = TestSignal(kind: .demo, sampleRate: sampleRate)
     let audio = UnsafeMutablePointer<Float>.allocate(capacity: frames)
@@ -67,6 +67,10 @@ func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int, runs: I
         defer { tap.deallocate() }
         var config = AnalysisConfig()
         config.music = MusicSelection(everyPort: music)
+        if onsetActivation {
+            config.rhythm.learnedActivation = nil
+            config.rhythm.beatModel = .onsetFunction
+        }
         let engine = AnalysisEngine(tap: tap, sampleRate: sampleRate, portNames: ["in_1"], config: config)
         var start = 0
         var ticks = 0
@@ -141,11 +145,13 @@ func truePeakWorkload(seconds: Double, sampleRate: Double) {
 
 if CommandLine.arguments.dropFirst().first == "analysis" {
     // One port of the default analysis over 5 s of the demo signal, once: the workload callgrind profiles.
-    // `analysis SECONDS RUNS` times it as `make bench` does (20 s, best of 5).
+    // `analysis SECONDS RUNS` times it as `make bench` does (20 s, best of 5); `onsets` among the arguments runs
+    // the beat tracker on the onset function instead of the learned activation (Benchmarks/beat-cost).
     let arguments = CommandLine.arguments.dropFirst(2).compactMap { Double($0) }
     let seconds = arguments.first ?? 5
     let runs = arguments.count > 1 ? Int(arguments[1]) : 1
-    let cpu = analysisBenchmark(seconds: seconds, sampleRate: 48_000, period: 256, runs: runs)
+    let cpu = analysisBenchmark(seconds: seconds, sampleRate: 48_000, period: 256, runs: runs,
+                                onsetActivation: CommandLine.arguments.contains("onsets"))
     print("analysis\t\(cpu)")
     exit(0)
 }

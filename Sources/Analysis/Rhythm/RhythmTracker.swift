@@ -24,6 +24,14 @@ public final class RhythmTracker {
     private let flux: SpectralFlux
     private var picker: OnsetPicker
     private var activation: BeatActivation
+    /// The learned beat activation and its input, when the config has weights: the beat model then reads the
+    /// network's output instead of `activation.value` (which still tells silence and where the music starts).
+    private var features: BeatFeatures
+    private let network: BeatNetwork?
+    /// The newest frame's learned activation (0 without a network).
+    private var learnedValue: Float = 0
+    /// Per model frame, when recording: the instant it describes (s), the learned activation, the features.
+    private var featureRecord: [Float]?
     private let model: TempoPhaseModel
     private var beats: BeatScheduler
     private var bars: BarTracker
@@ -83,11 +91,19 @@ public final class RhythmTracker {
         flux = SpectralFlux(framing: framing)
         picker = OnsetPicker(framing: framing, threshold: config.onsetThreshold, minimumGap: config.onsetMinimumGap)
         activation = BeatActivation(framing: framing)
+        features = BeatFeatures(lowBin: flux.lowBin, binCount: flux.binCount, binHz: flux.binHz)
+        if let weights = config.learnedActivation {
+            precondition(weights.inputCount == features.inputCount,
+                         "beat weights take \(weights.inputCount) inputs; the features are \(features.inputCount)")
+            network = BeatNetwork(weights: weights)
+        } else {
+            network = nil
+        }
         model = TempoPhaseModel(
             frameRate: activation.frameRate, minimumBPM: config.minimumBPM, maximumBPM: config.maximumBPM,
             preferredMinimumBPM: min(max(config.preferredMinimumBPM, config.minimumBPM), config.maximumBPM),
             preferredMaximumBPM: max(min(config.preferredMaximumBPM, config.maximumBPM), config.minimumBPM),
-            outsidePenalty: RhythmConfig.outsidePenalty, outsideSlope: RhythmConfig.outsideSlope)
+            settings: config.beatModel)
         beats = BeatScheduler(frameSamples: Double(framing.hop * BeatActivation.decimation))
         bars = BarTracker()
         frameBass = .allocate(capacity: Self.accentFrames)
@@ -120,6 +136,7 @@ public final class RhythmTracker {
     }
 
     deinit {
+        features.deallocate()
         ring.deallocate()
         frame.deallocate()
         frameBass.deallocate()
@@ -175,7 +192,13 @@ public final class RhythmTracker {
             onsetsHeard += 1
         }
         partialBass = max(partialBass, flux.bassLevel)
+        // Pooled on every hop, so that a frame's features and `activation`'s frame end on the same hop.
+        let featuresReady = features.push(flux.logMagnitudes, decimation: BeatActivation.decimation)
         if activation.push(odf, beat: flux.beatFlux) {
+            if featuresReady {
+                if let network { learnedValue = network.step(features.vector) }
+                if featureRecord != nil { record(now: now) }
+            }
             let slot = frameCount % Self.accentFrames
             frameBass[slot] = partialBass
             frameBroad[slot] = activation.frameSum
@@ -195,7 +218,7 @@ public final class RhythmTracker {
                     pendingSize = 0
                 }
             } else {
-                model.step(activation: activation.value, accent: activation.frameSum)
+                model.step(activation: network == nil ? activation.value : learnedValue, accent: activation.frameSum)
                 // The newest frame's onsets are described as the onset picker describes a peak: the window's
                 // end less the onset delay.
                 let heard = musicStart.map { Double(now - $0) / sampleRate } ?? 0
@@ -263,6 +286,29 @@ public final class RhythmTracker {
         }
     }
 
+    /// Starts keeping, for every model frame from now on, the instant it describes, the learned activation and
+    /// the features the network reads (`takeFeatureRecord`). For training and checking the network offline
+    /// (`jacktap beat-features`): it allocates as it goes, so never on a live run.
+    public func recordFeatures() {
+        featureRecord = []
+        learnedValue = 0
+    }
+
+    /// Values per recorded frame: the instant, the learned activation, then the features.
+    public var featureRecordWidth: Int { 2 + features.inputCount }
+
+    /// The frames recorded since the last take, `featureRecordWidth` values each.
+    public func takeFeatureRecord() -> [Float] {
+        defer { if featureRecord != nil { featureRecord = [] } }
+        return featureRecord ?? []
+    }
+
+    private func record(now: Int) {
+        featureRecord?.append(Float(Double(now - onsetDelay) / sampleRate))
+        featureRecord?.append(network == nil ? -1 : learnedValue)
+        for i in 0..<features.inputCount { featureRecord?.append(features.vector[i]) }
+    }
+
     /// Appends the onsets found since the last call, in time order. Reserve capacity in `out` beforehand
     /// to keep this free of allocation.
     public func takeOnsets(into out: inout [OnsetEvent]) { onsets.drain(into: &out) }
@@ -306,6 +352,9 @@ public final class RhythmTracker {
         flux.reset()
         picker.reset()
         activation.reset()
+        features.reset()
+        network?.reset()
+        learnedValue = 0
         model.reset()
         beats.reset()
         bars.reset()

@@ -52,13 +52,18 @@ final class SpectralFlux {
     private let plan: fftwf_plan
     private let input: UnsafeMutablePointer<Float>
     private let output: UnsafeMutablePointer<fftwf_complex>
-    private let lowBin: Int
+    /// FFT bins from 30 Hz to 16 kHz, the first and last of them, and the width of one, Hz.
+    let lowBin: Int
     private let highBin: Int
-    private let binCount: Int
+    let binCount: Int
+    let binHz: Double
     private let maximumFilter: WideningMaximumFilter
     private let magnitudeScale: Float
     /// Log magnitude of the current frame.
     private let current: UnsafeMutablePointer<Float>
+    /// The newest frame's log-compressed magnitudes, log(1 + λ|X|), bins `lowBin`… (`binCount` of them): what
+    /// the learned beat activation's features (`BeatFeatures`) are made from.
+    var logMagnitudes: UnsafePointer<Float> { UnsafePointer(current) }
     /// Max-filtered log magnitudes of the last `lag` frames, ring.
     private let history: UnsafeMutablePointer<Float>
     private var historyIndex = 0
@@ -97,7 +102,7 @@ final class SpectralFlux {
         }
         magnitudeScale = Float(2 / sum)
         (plan, input, output) = FFTWPlanner.makeRealForward(size: size)
-        let binHz = framing.sampleRate / Double(size)
+        binHz = framing.sampleRate / Double(size)
         lowBin = max(1, Int((30 / binHz).rounded()))
         highBin = min(size / 2, Int((16_000 / binHz).rounded()))
         binCount = highBin - lowBin + 1

@@ -101,10 +101,16 @@ final class TempoPhaseModel {
     /// The probability-weighted mean period around `bestPeriod`, frames (fractional).
     private(set) var meanPeriod = 0.0
 
+    /// How the activation is read, and which of the preferred range, the step detector and the bar weighting
+    /// apply.
+    let settings: BeatModelSettings
+
     init(frameRate: Double, minimumBPM: Double, maximumBPM: Double, preferredMinimumBPM: Double,
-         preferredMaximumBPM: Double, outsidePenalty: Double, outsideSlope: Double) {
+         preferredMaximumBPM: Double, settings: BeatModelSettings) {
         precondition(minimumBPM > 0 && maximumBPM > minimumBPM, "BPM range must be positive and ordered")
         self.frameRate = frameRate
+        self.settings = settings
+        let outsidePenalty = settings.outsidePenalty, outsideSlope = settings.outsideSlope
         shortestPeriod = max(2, Int((60 * frameRate / maximumBPM).rounded(.up)))
         longestPeriod = max(shortestPeriod + 1, Int((60 * frameRate / minimumBPM).rounded(.down)))
         blockCount = longestPeriod - shortestPeriod + 1
@@ -115,7 +121,8 @@ final class TempoPhaseModel {
         for k in 0..<blockCount {
             let period = shortestPeriod + k
             blockStart[k] = total
-            beatStates[k] = Self.beatFrames
+            beatStates[k] = settings.beatFraction > 0
+                ? max(1, Int((settings.beatFraction * Double(period)).rounded())) : min(settings.beatFrames, period)
             total += period
         }
         stateCount = total
@@ -147,7 +154,9 @@ final class TempoPhaseModel {
             let period = Double(shortestPeriod + k)
             let bpm = 60 * frameRate / period
             let beyond = max(0, log2(preferredMinimumBPM / bpm), log2(bpm / preferredMaximumBPM))
+            let z = log2(bpm / settings.tempoPriorBPM) / max(settings.tempoPriorOctaves, 0.01)
             let perSecond = outsidePenalty * min(1, beyond / Self.edgeOctaves) + outsideSlope * beyond * beyond
+                + settings.tempoPriorCost * z * z / 2
             preference[k] = exp(-perSecond * period / frameRate)
         }
         bandLow = .allocate(capacity: blockCount)
@@ -223,7 +232,7 @@ final class TempoPhaseModel {
         }
         for k in 0..<blockCount {
             let seconds = Double(shortestPeriod + k) / frameRate
-            barWeight[k] = Float(exp(-Self.barCost * Double(best - barScore[k]) * seconds))
+            barWeight[k] = Float(exp(-settings.barCost * Double(best - barScore[k]) * seconds))
         }
     }
 
@@ -288,8 +297,9 @@ final class TempoPhaseModel {
                                   count: bandCount[k])
         }
         for k in 0..<blockCount { entering[k] *= barWeight[k] }
-        let a = min(max(activation, Self.activationFloor), 1 - Self.activationFloor)
-        let ratio = a * (1 - Self.neutralActivation) / ((1 - a) * Self.neutralActivation)
+        let floor = settings.activationFloor, neutral = settings.neutralActivation
+        let a = min(max(activation, floor), 1 - floor)
+        let ratio = a * (1 - neutral) / ((1 - a) * neutral)
         for k in 0..<blockCount {
             let period = shortestPeriod + k
             let base = probability + blockStart[k]
@@ -301,7 +311,7 @@ final class TempoPhaseModel {
                 slot = slot + 1 == period ? 0 : slot + 1
             }
         }
-        if let step = steps.observe(activation: activation, period: bestPeriod, position: bestPosition) {
+        if settings.detectsSteps, let step = steps.observe(activation: activation, period: bestPeriod, position: bestPosition) {
             enterBeat(period: step.period, framesAgo: step.framesAgo)
             // The bars heard so far are the old tempo's: their evidence would pull the model back to it (a ramp of
             // 95 → 120 BPM over 8 beats lost its fifth beat to the old bar), so it starts afresh and speaks again

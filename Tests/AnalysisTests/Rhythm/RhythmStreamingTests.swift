@@ -8,14 +8,24 @@ import XCTest
 final class RhythmStreamingTests: XCTestCase {
     let rate = 48_000.0
 
-    func testEventsAreIdenticalForChunksOf1And64And1000Samples() {
+    /// The onset-function activation (the default) and the learned one.
+    func configs() throws -> [RhythmConfig] {
+        var learned = RhythmConfig()
+        learned.learnedActivation = try BeatNetworkWeights.bundled.get()
+        learned.beatModel = .learned
+        return [RhythmConfig(), learned]
+    }
+
+    func testEventsAreIdenticalForChunksOf1And64And1000Samples() throws {
         let loop = DrumLoop(bpm: 128, sampleRate: rate, seconds: 6, firstBeat: 0.2).render()
-        let runs = [1, 64, 1000].map { RhythmRun(loop, sampleRate: rate, chunk: $0) }
-        XCTAssertGreaterThan(runs[0].beats.count, 5)
-        XCTAssertGreaterThan(runs[0].onsets.count, 20)
-        for run in runs.dropFirst() {
-            XCTAssertEqual(run.onsets, runs[0].onsets)
-            XCTAssertEqual(run.beats, runs[0].beats)
+        for config in try configs() {
+            let runs = [1, 64, 1000].map { RhythmRun(loop, sampleRate: rate, config: config, chunk: $0) }
+            XCTAssertGreaterThan(runs[0].beats.count, 5)
+            XCTAssertGreaterThan(runs[0].onsets.count, 20)
+            for run in runs.dropFirst() {
+                XCTAssertEqual(run.onsets, runs[0].onsets)
+                XCTAssertEqual(run.beats, runs[0].beats, "learned: \(config.learnedActivation != nil)")
+            }
         }
     }
 
@@ -31,9 +41,13 @@ final class RhythmStreamingTests: XCTestCase {
         XCTAssertEqual(first.beats, second.beats)
     }
 
-    func testProcessAndTakeAllocateNothing() {
+    func testProcessAndTakeAllocateNothing() throws {
+        for config in try configs() { try assertAllocatesNothing(config) }
+    }
+
+    func assertAllocatesNothing(_ config: RhythmConfig) throws {
         let loop = DrumLoop(bpm: 140, sampleRate: rate, seconds: 10, firstBeat: 0.2).render()
-        let tracker = RhythmTracker(config: RhythmConfig(), sampleRate: rate)
+        let tracker = RhythmTracker(config: config, sampleRate: rate)
         var onsets = [OnsetEvent]()
         var beats = [BeatEvent]()
         onsets.reserveCapacity(64)
@@ -54,7 +68,7 @@ final class RhythmStreamingTests: XCTestCase {
                 i += 256
             }
         }
-        XCTAssertEqual(total, 0)
+        XCTAssertEqual(total, 0, "learned: \(config.learnedActivation != nil)")
         XCTAssertNotNil(tracker.tempo, "the run must have reached the locked state")
     }
 }

@@ -3,13 +3,14 @@ import XCTest
 
 /// `TempoPhaseModel` on activation it is handed frame by frame.
 final class TempoPhaseModelTests: XCTestCase {
-    /// A model over the default tempo range at 115 frames per second (69 frames: 100 BPM; 53: 130 BPM).
+    /// A model over the default tempo range at 115 frames per second (69 frames: 100 BPM; 53: 130 BPM), as the
+    /// onset-function activation reads it (a spike one or two frames wide).
     func model() -> TempoPhaseModel {
         let config = RhythmConfig()
         return TempoPhaseModel(frameRate: 115, minimumBPM: config.minimumBPM, maximumBPM: config.maximumBPM,
                                preferredMinimumBPM: config.preferredMinimumBPM,
                                preferredMaximumBPM: config.preferredMaximumBPM,
-                               outsidePenalty: RhythmConfig.outsidePenalty, outsideSlope: RhythmConfig.outsideSlope)
+                               settings: .onsetFunction)
     }
 
     func testTheBarEvidenceStartsAfreshOnceAStepIsNamed() {

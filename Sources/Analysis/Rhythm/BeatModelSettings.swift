@@ -1,0 +1,91 @@
+/// How the tempo/phase model (`TempoPhaseModel`) reads its activation, and what it adds to it: the two
+/// activations jacktap has are shaped differently, so each has its own settings.
+public struct BeatModelSettings: Sendable, Equatable {
+    /// Beat states per beat: `beatFraction` of the period (at least one frame) when above 0, else `beatFrames`.
+    public var beatFraction: Double
+    public var beatFrames: Int
+    /// The activation a non-beat state expects: what an activation must exceed to speak for a beat.
+    public var neutralActivation: Float
+    /// Activations are clipped to floor…1−floor.
+    public var activationFloor: Float
+    /// The preferred tempo range and what a tempo outside it costs per second (`RhythmConfig`): 0 for none.
+    public var outsidePenalty: Double
+    public var outsideSlope: Double
+    /// A prior over tempo, log-normal: a tempo `z` standard deviations (`tempoPriorOctaves`) from
+    /// `tempoPriorBPM` costs `tempoPriorCost` · z²/2 nats per second (0: no prior).
+    public var tempoPriorBPM: Double = 120
+    public var tempoPriorOctaves: Double = 1
+    public var tempoPriorCost: Double = 0
+    /// Whether `TempoStepDetector` puts belief on a new tempo after a step or a drift it spots.
+    public var detectsSteps: Bool
+    /// Nats per second of beat a period pays for a bar that fits worse than the best period's (0: the bar
+    /// evidence does not weigh on the tempo).
+    public var barCost: Double
+
+    public init(beatFraction: Double, beatFrames: Int, neutralActivation: Float, activationFloor: Float,
+                outsidePenalty: Double, outsideSlope: Double, detectsSteps: Bool, barCost: Double) {
+        self.beatFraction = beatFraction
+        self.beatFrames = beatFrames
+        self.neutralActivation = neutralActivation
+        self.activationFloor = activationFloor
+        self.outsidePenalty = outsidePenalty
+        self.outsideSlope = outsideSlope
+        self.detectsSteps = detectsSteps
+        self.barCost = barCost
+    }
+
+    /// The settings the onset-function activation was tuned with (see `TempoPhaseModel` and `RhythmConfig`
+    /// for the reasons of each figure).
+    public static let onsetFunction = BeatModelSettings(
+        beatFraction: 0, beatFrames: TempoPhaseModel.beatFrames, neutralActivation: TempoPhaseModel.neutralActivation,
+        activationFloor: TempoPhaseModel.activationFloor, outsidePenalty: RhythmConfig.outsidePenalty,
+        outsideSlope: RhythmConfig.outsideSlope, detectsSteps: true, barCost: TempoPhaseModel.barCost)
+
+    /// The learned activation's: madmom's observation model (Krebs, Böck and Widmer 2015: the first 1/16 of a
+    /// beat are beat states, a non-beat state expects 1/16); no preferred range, step detector or bar weighting:
+    /// the network's activation says which pulse is the beat. A tempo prior from the data: the log-normal of the
+    /// training part's tempi (centre 132 BPM, standard deviation 0.345 octave, weighted by duration, as
+    /// eval/train-beat-network prints them), at 1 nat per second and squared deviation. Chosen on the training
+    /// part of eval/real (beat F, 113 items): without the prior 0.850, with it 0.862 (3 nats: 0.846); the step
+    /// detector on top changed nothing there (0.862).
+    public static let learned: BeatModelSettings = {
+        var settings = BeatModelSettings(
+            beatFraction: 1.0 / 16, beatFrames: 2, neutralActivation: 1.0 / 16, activationFloor: 1e-4,
+            outsidePenalty: 0, outsideSlope: 0, detectsSteps: false, barCost: 0)
+        settings.tempoPriorBPM = 132
+        settings.tempoPriorOctaves = 0.345
+        settings.tempoPriorCost = 1
+        return settings
+    }()
+
+    /// Applies `key=value` pairs separated by commas (beatfraction, beatframes, neutral, floor, penalty,
+    /// slope, steps on|off, barcost): for evaluating variants with `eval/real --jacktap-arg`.
+    public mutating func apply(_ text: String) throws(BeatModelSettingsError) {
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw BeatModelSettingsError(item: String(item)) }
+            let value = parts[1]
+            switch parts[0] {
+            case "beatfraction": beatFraction = try Self.number(value, item)
+            case "beatframes": beatFrames = Int(try Self.number(value, item))
+            case "neutral": neutralActivation = Float(try Self.number(value, item))
+            case "floor": activationFloor = Float(try Self.number(value, item))
+            case "penalty": outsidePenalty = try Self.number(value, item)
+            case "slope": outsideSlope = try Self.number(value, item)
+            case "barcost": barCost = try Self.number(value, item)
+            case "prior": tempoPriorCost = try Self.number(value, item)
+            case "priorbpm": tempoPriorBPM = try Self.number(value, item)
+            case "prioroctaves": tempoPriorOctaves = try Self.number(value, item)
+            case "steps":
+                guard value == "on" || value == "off" else { throw BeatModelSettingsError(item: String(item)) }
+                detectsSteps = value == "on"
+            default: throw BeatModelSettingsError(item: String(item))
+            }
+        }
+    }
+
+    private static func number(_ text: String, _ item: Substring) throws(BeatModelSettingsError) -> Double {
+        guard let v = Double(text), v.isFinite, v >= 0 else { throw BeatModelSettingsError(item: String(item)) }
+        return v
+    }
+}

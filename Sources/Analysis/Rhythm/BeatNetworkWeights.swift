@@ -1,0 +1,142 @@
+import Foundation
+
+/// The trained weights of the learned beat activation (`BeatNetwork`), read once at start from a small file
+/// that `eval/train-beat-network` writes, and checked: its magic, format, feature definition, every shape
+/// against the file's length, a FNV-1a 64 checksum over everything before it, and that every weight is finite.
+///
+/// Layout (little-endian): "JTBEATNN"; UInt32 format (1), feature version (`BeatFeatures.featureVersion`),
+/// inputs, layers, each layer's hidden size; UInt32 length and that many bytes of UTF-8 text (what the weights
+/// were trained on and its licence); Float32 input mean and input scale (inputs each); per GRU layer PyTorch's
+/// `weight_ih` (3H × inputs, gates r, z, n), `weight_hh` (3H × H), `bias_ih` and `bias_hh` (3H each); the
+/// output layer's weights (H) and bias (1); UInt64 checksum.
+public final class BeatNetworkWeights: Sendable, Equatable {
+    static let magic = Array("JTBEATNN".utf8)
+    static let formatVersion: UInt32 = 1
+    /// The file the package ships, in the Analysis target's resources.
+    public static let fileName = "beat-activation.jtnn"
+
+    public let inputCount: Int
+    public let hiddenSizes: [Int]
+    /// What the file says it was trained on, and the licence of that data.
+    public let provenance: String
+    /// The checksum the file carries (and matched).
+    public let checksum: UInt64
+    let inputMean: [Float]
+    let inputScale: [Float]
+    let layers: [Layer]
+    let outputWeight: [Float]
+    let outputBias: Float
+
+    struct Layer: Sendable {
+        let inputs: Int
+        let hidden: Int
+        let weightIH: [Float]
+        let weightHH: [Float]
+        let biasIH: [Float]
+        let biasHH: [Float]
+    }
+
+    /// Parses and checks the bytes of a weights file.
+    public init(data: Data) throws(BeatNetworkWeightsError) {
+        var reader = Reader(bytes: [UInt8](data))
+        guard data.count >= 8 + 8, Array(data.prefix(8)) == Self.magic else { throw .notWeights }
+        let total = data.count - 8
+        let stored = UInt64(littleEndian: data.suffix(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let computed = Self.fnv1a64(data.prefix(total))
+        guard stored == computed else { throw .checksum(stored: stored, computed: computed) }
+        reader.offset = 8
+        let format = try reader.uint32()
+        guard format == Self.formatVersion else { throw .format(format) }
+        let features = try reader.uint32()
+        guard features == BeatFeatures.featureVersion else { throw .features(features) }
+        inputCount = Int(try reader.uint32())
+        let layerCount = Int(try reader.uint32())
+        guard inputCount > 0, inputCount <= 4096, layerCount > 0, layerCount <= 8 else { throw .shape("inputs \(inputCount), layers \(layerCount)") }
+        var hidden = [Int]()
+        for _ in 0..<layerCount {
+            let h = Int(try reader.uint32())
+            guard h > 0, h <= 1024 else { throw .shape("hidden size \(h)") }
+            hidden.append(h)
+        }
+        hiddenSizes = hidden
+        let textLength = Int(try reader.uint32())
+        provenance = String(decoding: try reader.bytes(textLength), as: UTF8.self)
+        inputMean = try reader.floats(inputCount)
+        inputScale = try reader.floats(inputCount)
+        var layers = [Layer]()
+        var inputs = inputCount
+        for h in hidden {
+            layers.append(Layer(inputs: inputs, hidden: h, weightIH: try reader.floats(3 * h * inputs),
+                                weightHH: try reader.floats(3 * h * h), biasIH: try reader.floats(3 * h),
+                                biasHH: try reader.floats(3 * h)))
+            inputs = h
+        }
+        self.layers = layers
+        outputWeight = try reader.floats(inputs)
+        outputBias = try reader.floats(1)[0]
+        guard reader.offset == total else { throw .shape("\(total - reader.offset) bytes left after the weights") }
+        checksum = stored
+        let all = inputMean + inputScale + outputWeight + [outputBias]
+            + layers.flatMap { $0.weightIH + $0.weightHH + $0.biasIH + $0.biasHH }
+        guard all.allSatisfy(\.isFinite) else { throw .notFinite }
+    }
+
+    /// Reads and checks the weights file at `path`.
+    public convenience init(contentsOf path: String) throws(BeatNetworkWeightsError) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }
+        do { try self.init(data: data) } catch { throw .inFile(path, error) }
+    }
+
+    /// Where the shipped weights lie beside the running executable: SwiftPM copies the Analysis target's
+    /// resources into `jacktap_Analysis.resources` next to the binaries it builds (and the test bundles).
+    public static var bundledPath: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        let directory = (executable as NSString).deletingLastPathComponent
+        return (directory as NSString).appendingPathComponent("jacktap_Analysis.resources/\(fileName)")
+    }
+
+    /// The shipped weights, read and checked once, or why they could not be (missing or corrupt).
+    public static let bundled: Result<BeatNetworkWeights, BeatNetworkWeightsError> = {
+        do throws(BeatNetworkWeightsError) {
+            return .success(try BeatNetworkWeights(contentsOf: bundledPath))
+        } catch { return .failure(error) }
+    }()
+
+    public static func == (a: BeatNetworkWeights, b: BeatNetworkWeights) -> Bool { a.checksum == b.checksum }
+
+    /// FNV-1a, 64 bits: a checksum any script can compute in a few lines.
+    static func fnv1a64(_ bytes: Data) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+
+        mutating func bytes(_ count: Int) throws(BeatNetworkWeightsError) -> ArraySlice<UInt8> {
+            guard count >= 0, offset + count <= bytes.count - 8 else { throw .shape("the file ends early") }
+            defer { offset += count }
+            return bytes[offset..<offset + count]
+        }
+
+        mutating func uint32() throws(BeatNetworkWeightsError) -> UInt32 {
+            let b = try bytes(4)
+            return b.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        }
+
+        mutating func floats(_ count: Int) throws(BeatNetworkWeightsError) -> [Float] {
+            let b = try bytes(4 * count)
+            return (0..<count).map { i in
+                let s = b.startIndex + 4 * i
+                let bits = UInt32(b[s]) | UInt32(b[s + 1]) << 8 | UInt32(b[s + 2]) << 16 | UInt32(b[s + 3]) << 24
+                return Float(bitPattern: bits)
+            }
+        }
+    }
+}

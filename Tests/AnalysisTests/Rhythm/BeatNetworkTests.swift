@@ -1,0 +1,118 @@
+@testable import Analysis
+import Foundation
+import XCTest
+
+/// The learned beat activation: the shipped weights load and fit the features, a damaged file is refused with a
+/// reason, and the GRU computes PyTorch's equations, the same to the bit on every run.
+final class BeatNetworkTests: XCTestCase {
+    /// A weights file as eval/beat_weights.py writes it, for a network of `hidden` units over `inputs` inputs.
+    static func weightsFile(inputs: Int, hidden: [Int], text: String = "test", features: UInt32 = 1,
+                            values: (Int) -> Float) -> Data {
+        var body = Data("JTBEATNN".utf8)
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { body.append(contentsOf: $0) } }
+        u32(1)
+        u32(features)
+        u32(UInt32(inputs))
+        u32(UInt32(hidden.count))
+        hidden.forEach { u32(UInt32($0)) }
+        u32(UInt32(text.utf8.count))
+        body.append(contentsOf: Array(text.utf8))
+        var count = 2 * inputs
+        var previous = inputs
+        for h in hidden {
+            count += 3 * h * previous + 3 * h * h + 6 * h
+            previous = h
+        }
+        count += previous + 1
+        for i in 0..<count { withUnsafeBytes(of: values(i).bitPattern.littleEndian) { body.append(contentsOf: $0) } }
+        let checksum = BeatNetworkWeights.fnv1a64(body)
+        withUnsafeBytes(of: checksum.littleEndian) { body.append(contentsOf: $0) }
+        return body
+    }
+
+    func testTheShippedWeightsLoadFitTheFeaturesAndStateTheirData() throws {
+        let weights = try BeatNetworkWeights.bundled.get()
+        let features = BeatFeatures(lowBin: 1, binCount: 372, binHz: 44_100 / 1024)
+        defer { features.deallocate() }
+        XCTAssertEqual(weights.inputCount, features.inputCount)
+        XCTAssertTrue(weights.provenance.contains("Licences of the training data"), weights.provenance)
+        XCTAssertTrue(weights.provenance.contains("held-out"), weights.provenance)
+    }
+
+    func testTheFeaturesHaveTheSameBandsAtEverySampleRate() {
+        for rate in [44_100.0, 48_000, 88_200, 96_000, 192_000] {
+            let framing = RhythmFraming(sampleRate: rate)
+            let flux = SpectralFlux(framing: framing)
+            let features = BeatFeatures(lowBin: flux.lowBin, binCount: flux.binCount, binHz: flux.binHz)
+            XCTAssertEqual(features.bandCount, 41, "at \(rate) Hz")
+            features.deallocate()
+        }
+    }
+
+    func testADamagedOrForeignFileIsRefusedWithAReason() throws {
+        let good = Self.weightsFile(inputs: 2, hidden: [3]) { Float($0 % 7) * 0.1 }
+        XCTAssertNoThrow(try BeatNetworkWeights(data: good))
+        var flipped = good
+        flipped[40] ^= 0x01
+        XCTAssertThrowsError(try BeatNetworkWeights(data: flipped)) { error in
+            XCTAssertTrue("\(error)".contains("checksum"), "\(error)")
+        }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: good.prefix(good.count - 12))) { error in
+            XCTAssertTrue("\(error)".contains("checksum"), "\(error)")
+        }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: Data("RIFF....WAVEfmt ".utf8))) { error in
+            XCTAssertTrue("\(error)".contains("JTBEATNN"), "\(error)")
+        }
+        let otherFeatures = Self.weightsFile(inputs: 2, hidden: [3], features: 9) { _ in 0.1 }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: otherFeatures)) { error in
+            XCTAssertTrue("\(error)".contains("features version 9"), "\(error)")
+        }
+        let notFinite = Self.weightsFile(inputs: 2, hidden: [3]) { $0 == 5 ? .nan : 0.1 }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: notFinite)) { error in
+            XCTAssertTrue("\(error)".contains("finite"), "\(error)")
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).jtnn").path
+        XCTAssertThrowsError(try BeatNetworkWeights(contentsOf: path)) { error in
+            XCTAssertTrue("\(error)".contains(path) && "\(error)".contains("missing"), "\(error)")
+        }
+    }
+
+    /// One input, one unit: the activation follows PyTorch's GRU equations written out by hand here
+    /// (r = σ(W_ir x + b_ir + W_hr h + b_hr), z likewise, n = tanh(W_in x + b_in + r (W_hn h + b_hn)),
+    /// h' = (1 − z) n + z h) and the logistic output.
+    func testAOneUnitGRUComputesPyTorchsEquations() throws {
+        // mean, scale, W_ih (r z n), W_hh (r z n), b_ih, b_hh, output weight, output bias.
+        let v: [Float] = [0.5, 2, 0.3, -0.7, 1.1, 0.4, 0.9, -0.6, 0.05, -0.1, 0.2, 0.15, 0.25, -0.3, 1.7, -0.4]
+        let weights = try BeatNetworkWeights(data: Self.weightsFile(inputs: 1, hidden: [1]) { v[$0] })
+        let network = BeatNetwork(weights: weights)
+        func sigmoid(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
+        var h = 0.0
+        for input: Float in [0.0, 1.0, 0.25, -2.0, 3.0] {
+            let x = Double((input - v[0]) * v[1])
+            let r = sigmoid(Double(v[2]) * x + Double(v[8]) + Double(v[5]) * h + Double(v[11]))
+            let z = sigmoid(Double(v[3]) * x + Double(v[9]) + Double(v[6]) * h + Double(v[12]))
+            let n = tanh(Double(v[4]) * x + Double(v[10]) + r * (Double(v[7]) * h + Double(v[13])))
+            h = (1 - z) * n + z * h
+            let expected = sigmoid(Double(v[14]) * h + Double(v[15]))
+            var feature = input
+            let got = network.step(&feature)
+            XCTAssertEqual(Double(got), expected, accuracy: 1e-6, "input \(input)")
+        }
+    }
+
+    func testTheSameFeaturesGiveTheSameActivationToTheBit() throws {
+        let weights = try BeatNetworkWeights.bundled.get()
+        let a = BeatNetwork(weights: weights), b = BeatNetwork(weights: weights)
+        var features = [Float](repeating: 0, count: weights.inputCount)
+        var seed: UInt64 = 7
+        for frame in 0..<500 {
+            for i in features.indices {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                features[i] = Float(seed >> 40) / Float(1 << 24) * 6
+            }
+            let x = a.step(features), y = b.step(features)
+            XCTAssertEqual(x.bitPattern, y.bitPattern, "frame \(frame)")
+            if frame == 250 { b.reset(); a.reset() }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+"""The beat activation weights file jacktap reads (Sources/Analysis/Rhythm/BeatNetworkWeights.swift documents the
+layout): written from a PyTorch GRU stack, read back for checks.
+"""
+
+import struct
+
+import numpy as np
+
+MAGIC = b"JTBEATNN"
+FORMAT_VERSION = 1
+FEATURE_VERSION = 1  # BeatFeatures.featureVersion
+
+
+def fnv1a64(data):
+    h = 0xCBF29CE484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def write(path, mean, scale, layers, out_weight, out_bias, provenance):
+    """layers: [(weight_ih, weight_hh, bias_ih, bias_hh)] as numpy arrays in PyTorch's shapes and gate order."""
+    inputs = len(mean)
+    hidden = [int(w_hh.shape[1]) for _, w_hh, _, _ in layers]
+    text = provenance.encode("utf-8")
+    body = bytearray(MAGIC)
+    body += struct.pack("<4I", FORMAT_VERSION, FEATURE_VERSION, inputs, len(layers))
+    body += struct.pack(f"<{len(hidden)}I", *hidden)
+    body += struct.pack("<I", len(text)) + text
+
+    def floats(a):
+        return np.ascontiguousarray(np.asarray(a, dtype="<f4").ravel()).tobytes()
+
+    body += floats(mean) + floats(scale)
+    previous = inputs
+    for (w_ih, w_hh, b_ih, b_hh), h in zip(layers, hidden):
+        assert w_ih.shape == (3 * h, previous) and w_hh.shape == (3 * h, h), (w_ih.shape, w_hh.shape)
+        body += floats(w_ih) + floats(w_hh) + floats(b_ih) + floats(b_hh)
+        previous = h
+    assert np.asarray(out_weight).size == previous
+    body += floats(out_weight) + floats([out_bias])
+    body += struct.pack("<Q", fnv1a64(bytes(body)))
+    with open(path, "wb") as f:
+        f.write(body)
+    return len(body)
+
+
+def read_features(path):
+    """A `jacktap beat-features` file: rows of (instant s, learned activation, features…)."""
+    raw = open(path, "rb").read()
+    (width,) = struct.unpack("<I", raw[:4])
+    return np.frombuffer(raw[4:], dtype="<f4").reshape(-1, width)
