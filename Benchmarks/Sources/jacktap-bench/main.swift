@@ -56,7 +56,7 @@ func tapBenchmark(ports: Int, frames: Int, sampleRate: Double) -> (nsPerPortFram
 
 /// Seconds of CPU per second of audio for one port through tap + engine (analysis at the default settings).
 func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int, runs: Int = 5,
-                       music: MusicSelection.Analyses = .all, onsetActivation: Bool = false) -> Double {
+                       music: MusicSelection.Analyses = .all, learnedActivation: Bool = false) -> Double {
     let frames = Int(seconds * sampleRate)
     var signal = TestSignal(kind: .demo, sampleRate: sampleRate)
     let audio = UnsafeMutablePointer<Float>.allocate(capacity: frames)
@@ -67,9 +67,11 @@ func analysisBenchmark(seconds: Double, sampleRate: Double, period: Int, runs: I
         defer { tap.deallocate() }
         var config = AnalysisConfig()
         config.music = MusicSelection(everyPort: music)
-        if onsetActivation {
-            config.rhythm.learnedActivation = nil
-            config.rhythm.beatModel = .onsetFunction
+        if learnedActivation {
+            config.rhythm.learnedActivation = try! BeatNetworkWeights.bundled.get()
+            config.rhythm.beatModel = .learned
+            config.rhythm.minimumBPM = RhythmConfig.learnedMinimumBPM
+            config.rhythm.maximumBPM = RhythmConfig.learnedMaximumBPM
         }
         let engine = AnalysisEngine(tap: tap, sampleRate: sampleRate, portNames: ["in_1"], config: config)
         var start = 0
@@ -145,13 +147,13 @@ func truePeakWorkload(seconds: Double, sampleRate: Double) {
 
 if CommandLine.arguments.dropFirst().first == "analysis" {
     // One port of the default analysis over 5 s of the demo signal, once: the workload callgrind profiles.
-    // `analysis SECONDS RUNS` times it as `make bench` does (20 s, best of 5); `onsets` among the arguments runs
-    // the beat tracker on the onset function instead of the learned activation (Benchmarks/beat-cost).
+    // `analysis SECONDS RUNS` times it as `make bench` does (20 s, best of 5); `learned` among the arguments runs
+    // the beat tracker on the learned activation, as `--beat-activation learned` (Benchmarks/beat-cost).
     let arguments = CommandLine.arguments.dropFirst(2).compactMap { Double($0) }
     let seconds = arguments.first ?? 5
     let runs = arguments.count > 1 ? Int(arguments[1]) : 1
     let cpu = analysisBenchmark(seconds: seconds, sampleRate: 48_000, period: 256, runs: runs,
-                                onsetActivation: CommandLine.arguments.contains("onsets"))
+                                learnedActivation: CommandLine.arguments.contains("learned"))
     print("analysis\t\(cpu)")
     exit(0)
 }

@@ -192,8 +192,11 @@ public final class RhythmTracker {
             onsetsHeard += 1
         }
         partialBass = max(partialBass, flux.bassLevel)
-        // Pooled on every hop, so that a frame's features and `activation`'s frame end on the same hop.
-        let featuresReady = features.push(flux.logMagnitudes, decimation: BeatActivation.decimation)
+        // Pooled only for the network or a recording (0.6 % of a port's analysis otherwise, Benchmarks/beat-cost),
+        // on every hop from the stream's start, so that a frame's features and `activation`'s frame end on the
+        // same hop.
+        let featuresReady = network != nil || featureRecord != nil
+            ? features.push(flux.logMagnitudes, decimation: BeatActivation.decimation) : false
         if activation.push(odf, beat: flux.beatFlux) {
             if featuresReady {
                 if let network { learnedValue = network.step(features.vector) }
@@ -288,7 +291,8 @@ public final class RhythmTracker {
 
     /// Starts keeping, for every model frame from now on, the instant it describes, the learned activation and
     /// the features the network reads (`takeFeatureRecord`). For training and checking the network offline
-    /// (`jacktap beat-features`): it allocates as it goes, so never on a live run.
+    /// (`jacktap beat-features`): it allocates as it goes, so never on a live run. Call it before the first
+    /// `process`.
     public func recordFeatures() {
         featureRecord = []
         learnedValue = 0
