@@ -10,6 +10,8 @@ not defined by the signature alone. A bar starts at every time-signature event a
 import bisect
 import struct
 
+from smf import _variable_length  # MIDI's variable-length quantity, written once
+
 
 class UnsupportedMeter(Exception):
     pass
@@ -23,15 +25,6 @@ def _varlen(data, i):
         value = (value << 7) | (b & 0x7F)
         if not b & 0x80:
             return value, i
-
-
-def _write_varlen(value):
-    out = [value & 0x7F]
-    value >>= 7
-    while value:
-        out.append(0x80 | (value & 0x7F))
-        value >>= 7
-    return bytes(reversed(out))
 
 
 class MidiFile:
@@ -185,12 +178,12 @@ class MidiFile:
         for track in sorted(tracks):
             body, now = bytearray(), 0
             for tick, status, data in sorted(tracks[track], key=lambda e: e[0]):
-                body += _write_varlen(tick - now)
+                body += _variable_length(tick - now)
                 now = tick
                 if status == 0xFF:
-                    body += bytes([0xFF, data[0]]) + _write_varlen(len(data) - 1) + data[1:]
+                    body += bytes([0xFF, data[0]]) + _variable_length(len(data) - 1) + data[1:]
                 elif status in (0xF0, 0xF7):
-                    body += bytes([status]) + _write_varlen(len(data)) + data
+                    body += bytes([status]) + _variable_length(len(data)) + data
                 else:
                     body += bytes([status]) + data
             body += b"\x00\xff\x2f\x00"

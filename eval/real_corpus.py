@@ -420,28 +420,34 @@ def midi_excerpt(path):
     return start, end, times, bars, channels
 
 
-def midi_debian_items():
-    out = []
-    for package, short, pattern in MIDI_SOURCES:
+def source_files(sources, prefix):
+    """(path, song) of every file of each (package, short name, glob) in `sources`, the song named
+    PREFIX-SHORT-STEM; a glob that matches nothing names the package to install."""
+    for package, short, pattern in sources:
         files = sorted(glob.glob(pattern))
         if not files:
             raise FileNotFoundError(f"{pattern}: install {package} (eval/install-dependencies)")
         for path in files:
             stem = re.sub(r"[^A-Za-z0-9]+", "_", os.path.splitext(os.path.basename(path))[0]).strip("_")
-            song = f"mid-{short}-{stem}"
-            excerpt = midi_excerpt(path)
-            if isinstance(excerpt, str):
-                continue
-            start, end, beats, bars, channels = excerpt
-            rng = random.Random(song)
-            fonts = list(SOUNDFONTS)
-            rng.shuffle(fonts)
-            variants = [(fonts[0], None), (fonts[1], None)]
-            if channels - {9}:
-                variants.append((fonts[2], rng.choice(sorted(SOLO_PROGRAMS))))
-            for font, solo in variants:
-                name = f"{song}-{font}" + (f"-{solo}" if solo else "")
-                out.append(midi_file_item(name, song, path, start, end, beats, bars, font, solo))
+            yield path, f"{prefix}-{short}-{stem}"
+
+
+def midi_debian_items():
+    out = []
+    for path, song in source_files(MIDI_SOURCES, "mid"):
+        excerpt = midi_excerpt(path)
+        if isinstance(excerpt, str):
+            continue
+        start, end, beats, bars, channels = excerpt
+        rng = random.Random(song)
+        fonts = list(SOUNDFONTS)
+        rng.shuffle(fonts)
+        variants = [(fonts[0], None), (fonts[1], None)]
+        if channels - {9}:
+            variants.append((fonts[2], rng.choice(sorted(SOLO_PROGRAMS))))
+        for font, solo in variants:
+            name = f"{song}-{font}" + (f"-{solo}" if solo else "")
+            out.append(midi_file_item(name, song, path, start, end, beats, bars, font, solo))
     return out
 
 
@@ -571,22 +577,16 @@ def tracker_excerpt(rows, end):
 
 def tracker_items():
     out = []
-    for package, short, pattern in TRACKER_SOURCES:
-        files = sorted(glob.glob(pattern))
-        if not files:
-            raise FileNotFoundError(f"{pattern}: install {package} (eval/install-dependencies)")
-        for path in files:
-            stem = re.sub(r"[^A-Za-z0-9]+", "_", os.path.splitext(os.path.basename(path))[0]).strip("_")
-            song = f"mod-{short}-{stem}"
-            excerpt = tracker_excerpt(*tracker_log(path, song))
-            if isinstance(excerpt, str):
-                continue
-            rpb, beats, downbeats, cut = excerpt
-            steady, changes = tempo_summary(beats)
-            for augmented in (False, True):
-                name = song + ("-room" if augmented else "")
-                out.append(RealItem(name, "tracker", tracker_render(path, song, cut, name if augmented else None),
-                                    beats, downbeats, steady, changes, source="tracker", song=song))
+    for path, song in source_files(TRACKER_SOURCES, "mod"):
+        excerpt = tracker_excerpt(*tracker_log(path, song))
+        if isinstance(excerpt, str):
+            continue
+        rpb, beats, downbeats, cut = excerpt
+        steady, changes = tempo_summary(beats)
+        for augmented in (False, True):
+            name = song + ("-room" if augmented else "")
+            out.append(RealItem(name, "tracker", tracker_render(path, song, cut, name if augmented else None),
+                                beats, downbeats, steady, changes, source="tracker", song=song))
     return out
 
 

@@ -23,7 +23,7 @@ final class BeatNetwork {
     private let input: UnsafeMutablePointer<Float>
     private let gatesInput: UnsafeMutablePointer<Float>
     private let gatesHidden: UnsafeMutablePointer<Float>
-    private let widest: Int
+    private let stateCount: Int
 
     init(weights: BeatNetworkWeights) {
         self.weights = weights
@@ -52,9 +52,9 @@ final class BeatNetwork {
         outputWeight = .allocate(capacity: weights.outputWeight.count)
         outputWeight.initialize(from: weights.outputWeight, count: weights.outputWeight.count)
         outputBias = weights.outputBias
+        stateCount = states
         state = .allocate(capacity: states)
-        widest = max(inputCount, weights.hiddenSizes.max() ?? 1)
-        input = .allocate(capacity: widest)
+        input = .allocate(capacity: inputCount)
         let largestGates = 3 * (weights.hiddenSizes.max() ?? 1)
         gatesInput = .allocate(capacity: largestGates)
         gatesHidden = .allocate(capacity: largestGates)
@@ -76,9 +76,7 @@ final class BeatNetwork {
 
     /// Forgets the music heard: every hidden state back to zero.
     func reset() {
-        var total = 0
-        for l in 0..<layerCount { total += shape[6 * l + 1] }
-        state.initialize(repeating: 0, count: total)
+        state.initialize(repeating: 0, count: stateCount)
     }
 
     /// The activation of one frame of features (`weights.inputCount` values).

@@ -295,7 +295,6 @@ public final class RhythmTracker {
     /// `process`.
     public func recordFeatures() {
         featureRecord = []
-        learnedValue = 0
     }
 
     /// Values per recorded frame: the instant, the learned activation, then the features.
