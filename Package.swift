@@ -33,13 +33,17 @@ let package = Package(
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
         // Every figure jacktap publishes, declared once as data; the outputs and the docs derive from it.
         .target(name: "Schema"),
-        .target(name: "Output", dependencies: ["Analysis", "DSP", "OSC", "Schema", "Spawn"]),
+        // `GET /metrics`: the Prometheus exposition derived from the schema; see Sources/PrometheusExport.
+        .target(name: "PrometheusExport", dependencies: ["Analysis", "Schema"]),
+        // `--loudness-log DIR` and `analyze --report`: per-second logs and reports of each programme; see Sources/LoudnessLog.
+        .target(name: "LoudnessLog", dependencies: ["Analysis"]),
+        .target(name: "Output", dependencies: ["Analysis", "DSP", "LoudnessLog", "OSC", "PrometheusExport", "Schema", "Spawn"]),
         .target(name: "JackHost", dependencies: ["CJack", "DSP", "Spawn"]),
         // `--listen`: OSC control input (subscribe, reset, connect, query); see Sources/Control.
-        .target(name: "Control", dependencies: ["OSC", "Output", "JackHost"]),
+        .target(name: "Control", dependencies: ["Analysis", "OSC", "Output", "JackHost"]),
         // `--http`: the meter bridge, a page and a WebSocket stream of the `--json` lines; see Sources/MeterBridge.
         .target(name: "MeterBridge", dependencies: [
-            "Output", "OSC", "Schema",
+            "Output", "OSC", "PrometheusExport", "Schema",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -64,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "Schema", "ServiceDiscovery", "Sync",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "LoudnessLog", "PrometheusExport", "Schema", "ServiceDiscovery", "Sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -80,6 +84,8 @@ let package = Package(
         .testTarget(name: "OSCTests", dependencies: ["OSC", "ToolSupport"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
         .testTarget(name: "ServiceDiscoveryTests", dependencies: ["ServiceDiscovery"]),
+        .testTarget(name: "LoudnessLogTests", dependencies: ["LoudnessLog", "Analysis"]),
+        .testTarget(name: "PrometheusExportTests", dependencies: ["PrometheusExport", "Analysis", "Schema", "ToolSupport"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC", "Schema", "ToolSupport"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC", "Schema"]),
         .testTarget(name: "MeterBridgeTests", dependencies: ["MeterBridge", "Output", "Analysis", "OSC", "Schema"]),

@@ -100,7 +100,25 @@ public final class AnalysisEngine {
 
     func resetMeters() {
         portMeters.forEach { $0.reset() }
-        programmes.forEach { $0.meter.reset() }
+        programmes.forEach { $0.reset() }
+    }
+
+    /// The loudness programmes' names, in the order of the snapshots.
+    public var programmeNames: [String] { programmes.map(\.programme.name) }
+
+    /// Asks `programme` (every programme when nil) to pause, resume or reset its integration; any thread may
+    /// call it, and the analysis thread carries it out at its next poll. False when there is no such programme.
+    @discardableResult
+    public func request(_ command: LoudnessCommand, programme name: String? = nil) -> Bool {
+        let chosen = programmes.filter { name == nil || $0.programme.name == name }
+        for programme in chosen {
+            switch command {
+            case .pause: programme.pauseWanted.store(true, ordering: .releasing)
+            case .resume: programme.pauseWanted.store(false, ordering: .releasing)
+            case .reset: programme.resetWanted.store(true, ordering: .releasing)
+            }
+        }
+        return !chosen.isEmpty
     }
 
     /// The least work (ports × frames) a chunk gives each worker it wakes: two ports of a 256-frame period.
@@ -192,6 +210,7 @@ public final class AnalysisEngine {
             if dropped { levels[c].addDropped(peak: peak) }
         }
         if resetRequested.exchange(false, ordering: .acquiring) { resetMeters() }
+        for programme in programmes { programme.applyRequests() }
 
         let readable = tap.ring.readableFrames()
         let available = frameLimit.map { min(readable, max($0 - position, 0)) } ?? readable
@@ -246,6 +265,7 @@ public final class AnalysisEngine {
             levels[c].peakSinceTick = 0
         }
         lastSnapshotPosition = position
+        for programme in programmes { programme.takeTruePeaks(readings) }
         return Snapshot(time: Double(position) / sampleRate, ports: readings, overruns: tap.overruns,
                         programmes: programmes.map(\.reading),
                         pairs: pairs.map { PairReading(name: $0.pair.name, correlation: $0.meter.read()) })

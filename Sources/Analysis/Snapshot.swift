@@ -119,6 +119,14 @@ public struct ProgrammeReading: Sendable, Equatable {
     public var range: Float
     public var maxMomentary: Float
     public var maxShortTerm: Float
+    /// Whether integrated, range and maxima are paused (``LoudnessCommand``).
+    public var paused = false
+    /// The highest true peak of the programme's ports since the start or the last reset, dBTP, not counting
+    /// paused ticks; nil without the true-peak meter.
+    public var maxTruePeakDB: Float?
+    /// Resets of the programme since its engine started: a new value starts a new measurement (its log writes a
+    /// report of the one before).
+    public var resets = 0
 
     /// A reading with every figure given.
     public init(name: String, momentary: Float, shortTerm: Float, integrated: Float, range: Float,

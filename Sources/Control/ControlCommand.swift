@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Analysis
 import OSC
 
 /// One request to the control input, parsed and checked from an OSC message whose address is
@@ -26,6 +27,9 @@ public enum ControlCommand: Sendable, Equatable {
     case disconnect(source: String)
     /// `query`: reply with the configuration, the inputs and their connections, the destinations, the counts.
     case query
+    /// `/loudness/pause`, `/loudness/resume`, `/loudness/reset` with a programme's name, or none for every
+    /// programme (EBU Tech 3341's pause and reset of the integration).
+    case loudness(LoudnessCommand, programme: String?)
 
     /// Longest subscription pattern text, bytes, and most alternatives in it: a packet cannot make the
     /// router hold unbounded patterns.
@@ -75,6 +79,17 @@ public enum ControlCommand: Sendable, Equatable {
                 input = name
             }
             self = .connect(source: source, input: input)
+        case "loudness/pause", "loudness/resume", "loudness/reset":
+            let command = LoudnessCommand(rawValue: String(verb.dropFirst("loudness/".count)))!
+            guard arguments.count <= 1 else { throw bad("[s:programme]") }
+            var programme: String?
+            if let argument = arguments.first {
+                guard let name = Self.text(argument), !name.isEmpty, name.utf8.count <= 256 else {
+                    throw bad("[s:programme]")
+                }
+                programme = name
+            }
+            self = .loudness(command, programme: programme)
         case "disconnect":
             guard arguments.count == 1, let source = Self.text(arguments[0]), Self.isPortName(source) else {
                 throw bad("s:source-port")
@@ -94,6 +109,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .connect: prefix + "/connect"
         case .disconnect: prefix + "/disconnect"
         case .query: prefix + "/query"
+        case .loudness(let command, _): prefix + "/loudness/" + command.rawValue
         }
     }
 

@@ -1,3 +1,4 @@
+import Analysis
 import OSC
 import Output
 import Synchronization
@@ -13,6 +14,9 @@ public final class ControlSession: Sendable {
     let router: OSCRouter
     let graph: any ControlGraph
     let requestReset: @Sendable () -> Void
+    /// Pauses, resumes or resets a programme's loudness (every programme for nil); false when there is no
+    /// programme of that name.
+    let requestLoudness: @Sendable (LoudnessCommand, String?) -> Bool
     /// The control addresses' prefix and subscribed destinations' address prefix (`--prefix`).
     public let prefix: String
     let bundles: Bool
@@ -28,7 +32,9 @@ public final class ControlSession: Sendable {
     /// A session acting on `router`, `graph` and `requestReset` (`AnalysisEngine.requestReset`, thread-safe).
     /// Subscribed destinations use `prefix` and `bundles` like a `--osc` destination without settings.
     public init(router: OSCRouter, graph: any ControlGraph, prefix: String, bundles: Bool, version: String,
-                subscriptionLimit: Int = 16, requestReset: @escaping @Sendable () -> Void) {
+                subscriptionLimit: Int = 16, requestReset: @escaping @Sendable () -> Void,
+                requestLoudness: @escaping @Sendable (LoudnessCommand, String?) -> Bool = { _, _ in false }) {
+        self.requestLoudness = requestLoudness
         self.router = router
         self.graph = graph
         self.prefix = DestinationSettings.normalisedPrefix(prefix)
@@ -78,6 +84,12 @@ public final class ControlSession: Sendable {
             return [ControlReply.ok(address, done.map { .string($0) })]
         case .query:
             return query(address: address, counts: counts, listening: listening)
+        case .loudness(let command, let programme):
+            guard requestLoudness(command, programme) else {
+                return [ControlReply.error(address, programme.map { "no loudness programme named '\($0)'" }
+                                                    ?? "no loudness programme: --meters leaves loudness out")]
+            }
+            return [ControlReply.ok(address, programme.map { [.string($0)] } ?? [])]
         }
     }
 

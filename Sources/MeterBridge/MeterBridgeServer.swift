@@ -5,13 +5,15 @@ import HTTPTypes
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import PrometheusExport
 import NIOCore
 import Synchronization
 
 /// `--http`: a read-only meter bridge for a browser at front of house. `GET /` serves the page (its script and
 /// style from `/meter-bridge.js` and `/meter-bridge.css`, all embedded in the binary: the server never opens a
 /// file), `GET /snapshot.json` the newest tick exactly as `--json` prints it, and `/ws` streams the same lines
-/// (ticks, events, the JACK status) to each WebSocket viewer. Anything else is 404.
+/// (ticks, events, the JACK status) to each WebSocket viewer, and `GET /metrics` the Prometheus exposition
+/// (``MetricsServer``) when the run keeps one. Anything else is 404.
 ///
 /// Hummingbird on SwiftNIO's own event-loop threads; the analysis thread only hands lines to `broadcast`.
 /// NIO's HTTP parser works through a 1 MB request line in about a millisecond (and answers nothing to a head
@@ -33,8 +35,10 @@ public final class MeterBridgeServer: Sendable {
 
     /// Starts listening on `host`:`port` (an address, or a name that resolves to one of this machine's), serving
     /// the page with `prefix` as the OSC prefix its `data-path` attributes carry. Returns once the socket listens.
-    public init(host: String, port: UInt16, prefix: String, broadcast: LineBroadcast) throws(MeterBridgeError) {
+    public init(host: String, port: UInt16, prefix: String, broadcast: LineBroadcast, metrics: ScrapeState? = nil)
+        throws(MeterBridgeError) {
         let router = Self.router(broadcast: broadcast, page: MeterBridgePage.html(prefix: prefix))
+        if let metrics { MetricsServer.route(router, metrics) }
         listener = try HTTPListener(
             router: router,
             server: HTTPServerBuilder { responder in

@@ -180,6 +180,12 @@ public enum JSONLines {
                 out.raw(": ")
                 out.fixed(value, figure.decimals ?? 3)
             }
+            // Only while paused, so that the lines of a run nobody pauses stay as they were.
+            if p.paused {
+                out.raw(", ")
+                out.quoted(FigureSchema.paused.leaf)
+                out.raw(": 1")
+            }
             out.raw("}}")
         }
     }

@@ -95,6 +95,12 @@ public struct OSCPublisher: Sendable {
                    [.string(state), .int32(Int32(clamping: xruns)), .int32(Int32(clamping: overruns))])
     }
 
+    /// `<prefix>/<programme>/loudness/paused i:1|0`: the programme's integration was paused or resumed.
+    public func pausedMessage(programme: String, paused: Bool) -> OSCMessage {
+        OSCMessage(prefix + "/" + OSCAddress.sanitizedPart(programme) + FigureSchema.paused.suffix,
+                   [.int32(paused ? 1 : 0)])
+    }
+
     /// `<prefix>/restarted s:reason i:samplerate i:period`: the analysis started (again).
     public func restartedMessage(reason: String, sampleRate: Int, period: Int) -> OSCMessage {
         OSCMessage(prefix + FigureSchema.restarted.suffix,

@@ -1,5 +1,7 @@
 import Analysis
 import Glibc
+import LoudnessLog
+import PrometheusExport
 import OSC
 
 /// Where snapshots go: OSC destinations, JSON lines on stdout, the meter bridge's viewers, the terminal view. Used by the analysis
@@ -14,13 +16,22 @@ public final class SnapshotSinks {
     let write: (String) -> Void
     /// The newest figures, for OSCQuery (`--oscquery`).
     let latest: LatestFigures?
+    /// Each programme's paused state at the previous tick: `/loudness/paused` goes out when it changes.
+    private var paused: [String: Bool] = [:]
+    /// What `GET /metrics` reads (`--metrics`, `--http`).
+    let scrape: ScrapeState?
+    /// Each programme's log and reports (`--loudness-log`).
+    let loudnessLog: LoudnessLogFeed?
 
     /// Sends OSC through `router` (each destination with its own settings), prints JSON lines when `json`,
     /// hands the same lines to `feed` when given, draws `view` when given; text goes to `write` (stdout unless
     /// told otherwise).
     public init(router: OSCRouter?, json: Bool, view: TerminalView?, feed: JSONLineFeed? = nil,
-                latest: LatestFigures? = nil, write: @escaping (String) -> Void = StandardOutput.write) {
+                latest: LatestFigures? = nil, scrape: ScrapeState? = nil, loudnessLog: LoudnessLogFeed? = nil,
+                write: @escaping (String) -> Void = StandardOutput.write) {
+        self.loudnessLog = loudnessLog
         self.latest = latest
+        self.scrape = scrape
         self.router = router
         self.json = json
         self.view = view
@@ -33,6 +44,14 @@ public final class SnapshotSinks {
     public func publish(_ snapshot: Snapshot, clock: StreamClock? = nil) {
         router?.publish(snapshot, clock: clock)
         latest?.record(snapshot)
+        scrape?.record(snapshot)
+        if let loudnessLog, let clock { loudnessLog.record(snapshot, wall: clock.wall + snapshot.time - clock.stream) }
+        for programme in snapshot.programmes where paused[programme.name, default: false] != programme.paused {
+            paused[programme.name] = programme.paused
+            let message = OSCPublisher(prefix: "").pausedMessage(programme: programme.name, paused: programme.paused)
+            router?.publish(immediate: message)
+            latest?.record(news: message)
+        }
         if json || feed != nil {
             let line = JSONLines.line(for: snapshot)
             if json { write(line + "\n") }
@@ -47,6 +66,7 @@ public final class SnapshotSinks {
     public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
         router?.publish(event, timetag: timetag)
         latest?.record(event)
+        scrape?.record(event)
         if json || feed != nil {
             let line = JSONLines.line(for: event)
             if json { write(line + "\n") }

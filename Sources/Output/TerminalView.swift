@@ -30,6 +30,8 @@ public final class TerminalView: Sendable {
         case previous
         /// Forget every peak-hold mark.
         case resetHolds
+        /// Pause every loudness programme's integration, or resume it when paused (EBU Tech 3341).
+        case pauseLoudness
         /// Leave jacktap.
         case quit
     }
@@ -109,6 +111,7 @@ public final class TerminalView: Sendable {
         case [0x1B, 0x5B, 0x43], [0x1B, 0x4F, 0x43], [0x09]: .next
         case [0x1B, 0x5B, 0x44], [0x1B, 0x4F, 0x44], [0x1B, 0x5B, 0x5A]: .previous
         case [UInt8(ascii: "r")]: .resetHolds
+        case [UInt8(ascii: "p")]: .pauseLoudness
         case [UInt8(ascii: "q")], [UInt8(ascii: "Q")], [0x03]: .quit
         default: nil
         }
@@ -161,7 +164,7 @@ public final class TerminalView: Sendable {
             lines += spectrumLines(ports[selected], width: width)
         }
         let overruns = snapshot.overruns > 0 ? "   overruns: \(snapshot.overruns)" : ""
-        lines.append("←/→ or Tab: port   r: reset holds, loudness, maxima   q: quit" + overruns)
+        lines.append("←/→ or Tab: port   r: reset holds, loudness, maxima   p: pause/resume loudness   q: quit" + overruns)
 
         var frame = "\u{1B}[H"
         for line in lines {
@@ -226,6 +229,7 @@ public final class TerminalView: Sendable {
             + "\(F.integrated.label) \(lufs(p.integrated)) \(F.integrated.unit)  "
             + String(format: "%@ %4.1f %@", F.loudnessRange.label, p.range, F.loudnessRange.unit)
             + "  \(F.maxMomentary.label) \(lufs(p.maxMomentary))  \(F.maxShortTerm.label) \(lufs(p.maxShortTerm))"
+            + (p.paused ? "  " + F.paused.label.uppercased() : "")
     }
 
     private func spectrumLines(_ port: PortReading, width: Int) -> [String] {

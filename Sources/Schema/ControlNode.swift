@@ -22,6 +22,13 @@ public struct ControlNode: Sendable, Equatable {
                     summary: "connect a JACK output port to an input of jacktap (the one named, else the first free)"),
         ControlNode(verb: "disconnect", typeTags: "s", arguments: ["source port"],
                     summary: "disconnect a JACK output port from every input of jacktap"),
+        ControlNode(verb: "loudness/pause", typeTags: "s", arguments: ["programme, optional (every programme)"],
+                    summary: "pause the integrated loudness, range and maxima (momentary and short-term keep showing "
+                        + "the audio)"),
+        ControlNode(verb: "loudness/resume", typeTags: "s", arguments: ["programme, optional (every programme)"],
+                    summary: "resume a paused programme"),
+        ControlNode(verb: "loudness/reset", typeTags: "s", arguments: ["programme, optional (every programme)"],
+                    summary: "start a programme's integrated loudness, range and maxima again (its log writes a report)"),
         ControlNode(verb: "query", typeTags: "", arguments: [],
                     summary: "reply with the configuration, the inputs, the destinations and the counts"),
     ]

@@ -16,4 +16,6 @@ public enum FigureCadence: String, Sendable, CaseIterable {
     case everySecond = "once a second, and at each change"
     /// When the analysis starts (at the start and again after a restart).
     case atStart = "when the analysis starts"
+    /// When it changes, in a datagram of its own.
+    case atChange = "when it changes"
 }

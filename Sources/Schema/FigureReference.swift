@@ -37,7 +37,32 @@ public enum FigureReference {
             }
             out += "\n"
         }
+        out += metricsMarkdown()
         return out
+    }
+
+    /// The Prometheus metrics (``MetricSchema``): one row per metric, with the figure it exports.
+    static func metricsMarkdown() -> String {
+        var out = """
+            ## Prometheus metrics (`GET /metrics`)
+
+            Served under `--http` and `--metrics`, in the text exposition format 0.0.4. Every sample has the label
+            `client` (the JACK client's name); a port's also `port` and `source` (the JACK port feeding it), a
+            programme's `programme`, a pair's `pair`. dB and LUFS of silence read -200, never -Inf.
+            jack/prometheus has a scrape configuration, rules and a Grafana dashboard that use these names.
+
+            | metric | type | labels | figure | meaning |
+            |---|---|---|---|---|
+
+            """
+        for metric in MetricSchema.all {
+            let cells = [
+                "`" + metric.name + "`", metric.type.rawValue, (["client"] + metric.labels).joined(separator: ", "),
+                metric.figure.map { "`" + $0.suffix.dropFirst() + "`" } ?? "", metric.help,
+            ]
+            out += "| " + cells.map { $0.replacingPipes() }.joined(separator: " | ") + " |\n"
+        }
+        return out + "\n"
     }
 
     private static func title(_ scope: FigureScope) -> String {

@@ -81,6 +81,12 @@ public enum FigureSchema {
                                               + "the start or the last reset")
     public static let maxShortTerm = loudness("max_shortterm", "max S", "LUFS", "highest short-term loudness since "
                                               + "the start or the last reset")
+    public static let paused = Figure(
+        .programme, "loudness/paused", "i", arguments: ["1 paused, 0 measuring"], kind: .state, cadence: .atChange,
+        instant: .now, label: "paused",
+        summary: "the programme's integration was paused (1) or resumed (0) by `/jacktap/loudness/pause` or "
+            + "`/resume` (EBU Tech 3341): while paused, integrated, range and maxima ignore the audio, momentary and "
+            + "short-term keep showing it")
     public static let correlation = Figure(
         .pair, "correlation", "f", arguments: ["-1..+1"], kind: .correlation, range: -1...1, decimals: 4,
         summary: "stereo phase correlation of a `--pair`")
@@ -120,7 +126,7 @@ public enum FigureSchema {
     public static let all: [Figure] = [
         peak, rms, level, bands, bands4, bass, lowMid, mid, high, bands7, pitch, note, tempo, phase,
         truePeak, vu, ppm, k, hold, clip,
-        momentary, shortTerm, integrated, loudnessRange, maxMomentary, maxShortTerm, correlation,
+        momentary, shortTerm, integrated, loudnessRange, maxMomentary, maxShortTerm, paused, correlation,
         onset, beat, bar, downbeat,
         status, restarted,
     ]

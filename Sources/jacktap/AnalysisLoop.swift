@@ -32,6 +32,8 @@ final class AnalysisLoop: @unchecked Sendable {
     private let analysedBits = Atomic<UInt64>(0)
     private let limitReached = Atomic<Bool>(false)
     private let resetRequested = Atomic<Bool>(false)
+    /// Loudness commands for the engine, carried out on this loop's thread (the engine changes with the rate).
+    private let loudnessRequests = Mutex<[(LoudnessCommand, String?)]>([])
     private let worker = WorkerThread(name: "jacktap-analysis")
     /// The tempo-sync outputs (MIDI beat clock, MIDI notes, OS2L, Ableton Link), driven from this thread
     /// after each poll.
@@ -77,6 +79,11 @@ final class AnalysisLoop: @unchecked Sendable {
     /// Asks for the loudness, maxima, holds and clip counts to start again (any thread).
     func requestReset() { resetRequested.store(true, ordering: .releasing) }
 
+    /// Asks a programme (every one for nil) to pause, resume or reset its loudness (any thread).
+    func requestLoudness(_ command: LoudnessCommand, programme: String?) {
+        loudnessRequests.withLock { $0.append((command, programme)) }
+    }
+
     func start() {
         worker.start { [self] in run() }
     }
@@ -95,6 +102,11 @@ final class AnalysisLoop: @unchecked Sendable {
                 continue
             }
             if resetRequested.exchange(false, ordering: .acquiring) { engine.requestReset() }
+            let commands = loudnessRequests.withLock { requests in
+                defer { requests.removeAll() }
+                return requests
+            }
+            for (command, programme) in commands { engine.request(command, programme: programme) }
             // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
             let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
             for consumer in consumers { consumer.willPoll() }

@@ -1,6 +1,7 @@
 import Analysis
 import ArgumentParser
 import AudioFile
+import LoudnessLog
 import OSC
 import Output
 import Synchronization
@@ -26,6 +27,15 @@ struct Analyze: ParsableCommand {
 
     @Option(help: "Frames per period, as a JACK server would deliver them.")
     var period: Int = 256
+
+    @Flag(help: ArgumentHelp("""
+        After each file, print each loudness programme's report as a JSON line, the same report --loudness-log \
+        writes live: duration, I, LRA, max M, max S, max true peak, --target and pass/fail.
+        """))
+    var report = false
+
+    @Flag(name: .customLong("report-csv"), help: "The same report as a CSV header line and one line per programme.")
+    var reportCSV = false
 
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
     @OptionGroup(title: "Output") var output: OutputOptions
@@ -86,6 +96,19 @@ struct Analyze: ParsableCommand {
         sinks.publish(engine.finishOutputs())
         progress.finish()
         let summary = engine.summary()
+        if report || reportCSV {
+            let reports = summary.programmes.map { programme in
+                ProgrammeReport(client: "analyze", programme: programme.name, file: file, reason: "end",
+                                startSeconds: 0, endSeconds: Double(summary.frames) / summary.sampleRate,
+                                pausedSeconds: 0, integrated: programme.integrated, range: programme.range,
+                                maxMomentary: programme.maxMomentary, maxShortTerm: programme.maxShortTerm,
+                                maxTruePeak: programme.maxTruePeakDB, target: meters.loudnessTarget)
+            }
+            if reports.isEmpty { write("jacktap: no loudness programme: --meters leaves loudness out\n") }
+            if report { for r in reports { write(r.json() + "\n") } }
+            if reportCSV { write(([ProgrammeReport.csvHeader] + reports.map { $0.csvLine() }).joined(separator: "\n") + "\n") }
+            return nil
+        }
         if output.json {
             sinks.finish(summary)
         } else {

@@ -1,6 +1,8 @@
+import Analysis
 import Control
 import Foundation
 import JackHost
+import PrometheusExport
 import OSC
 import Output
 import Synchronization
@@ -23,8 +25,16 @@ final class LiveParts: @unchecked Sendable {
     var feed: JSONLineFeed?
     /// The newest figures for OSCQuery, when `--oscquery` is given: the run's news goes there too.
     var latest: LatestFigures?
+    /// What `GET /metrics` reads, when `--metrics` or `--http` is given: the restarts go there too.
+    var scrape: ScrapeState?
     /// Set by the control input's `reset`, SIGUSR1 and the view's `r`; the main loop hands it to the analysis.
     let resetRequests = Atomic<Bool>(false)
+    /// The control input's and the view's loudness commands, in order; the main loop hands them to the analysis.
+    let loudnessRequests = Mutex<[(LoudnessCommand, String?)]>([])
+    /// The loudness programmes of the running analysis (empty without the loudness meter).
+    let programmeNames = Mutex<[String]>([])
+    /// Whether the view's `p` paused every programme (it resumes them next).
+    let viewPaused = Atomic<Bool>(false)
     /// Destinations from the command line or the configuration file (not subscribed ones).
     let fixedDestinations: Mutex<[OSCDestination]>
     /// The newest line said, shown on the view's status line.
@@ -71,7 +81,16 @@ final class LiveParts: @unchecked Sendable {
         let message = OSCPublisher(prefix: "").restartedMessage(reason: reason, sampleRate: sampleRate, period: period)
         router?.publish(immediate: message)
         latest?.record(news: message)
+        scrape?.recordRestart(reason: reason)
         if reason != "start" { say("analysis restarted (\(reason)): \(sampleRate) Hz, \(period) frames") }
+    }
+
+    /// Queues a loudness command for the analysis; false when `programme` (nil: every one) names none.
+    func requestLoudness(_ command: LoudnessCommand, programme: String?) -> Bool {
+        let names = programmeNames.withLock { $0 }
+        guard programme.map(names.contains) ?? !names.isEmpty else { return false }
+        loudnessRequests.withLock { $0.append((command, programme)) }
+        return true
     }
 
     /// Adds an opening's counts to the run's, before its client closes.

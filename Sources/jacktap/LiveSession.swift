@@ -3,7 +3,9 @@ import Control
 import Foundation
 import Glibc
 import JackHost
+import LoudnessLog
 import MeterBridge
+import PrometheusExport
 import ServiceDiscovery
 import OSC
 import Output
@@ -46,6 +48,12 @@ struct LiveSession {
     var http: ListenAddress? = nil
     /// Where the OSCQuery server listens (`--oscquery`); nil for none.
     var oscQuery: ListenAddress? = nil
+    /// Where `GET /metrics` alone is served (`--metrics`); nil for none (`--http` serves it too).
+    var metrics: ListenAddress? = nil
+    /// The loudness target and tolerance (`--target`).
+    var target = LoudnessTarget.ebuR128
+    /// Where each programme's log and reports go (`--loudness-log`); nil for none.
+    var loudnessLog: String? = nil
     /// Wait for the server and for named sources instead of failing (`--wait`; always under NSM).
     var wait = false
     /// Seconds between attempts to reach a server that went away; nil exits 74 (`--no-reconnect`).
@@ -104,20 +112,41 @@ struct LiveSession {
         if let listen, let router {
             let session = ControlSession(router: router, graph: graph, prefix: output.prefix,
                                          bundles: !output.noBundles, version: Self.version,
-                                         requestReset: { parts.resetRequests.store(true, ordering: .releasing) })
+                                         requestReset: { parts.resetRequests.store(true, ordering: .releasing) },
+                                         requestLoudness: { parts.requestLoudness($0, programme: $1) })
             do { control = try ControlServer(listen: listen, session: session) } catch {
                 throw Failure(description: "--listen \(error)", code: Failure.usage)
             }
             parts.control = session
             if let control { parts.say("OSC control on \(control.boundAddress) (\(session.prefix)/subscribe, …)") }
         }
+        // Prometheus's figures outlive the client: a scrape while the server is gone reads jacktap_up 0.
+        if http != nil || metrics != nil {
+            let status = parts.status, plan = parts.plan
+            parts.scrape = ScrapeState(
+                run: .init(client: clientName, version: Self.version, target: target),
+                session: {
+                    .init(running: status.state == .running, xruns: status.xruns, periodsDropped: status.overruns)
+                },
+                sources: { plan.current.assignments })
+        }
+        var metricsServer: MetricsServer?
+        if let metrics, let scrape = parts.scrape {
+            do { metricsServer = try MetricsServer(host: metrics.host, port: metrics.port, metrics: scrape) } catch {
+                control?.stop()
+                throw Failure(description: "--metrics \(error)", code: Failure.usage)
+            }
+            if let metricsServer { parts.say("Prometheus metrics on http://\(metricsServer.boundAddress)/metrics") }
+        }
+        defer { metricsServer?.stop() }
         // The meter bridge outlives the client too: a viewer at front of house sees the server go and come back.
         var bridge: MeterBridgeServer?
         if let http {
             do {
                 bridge = try MeterBridgeServer(host: http.host, port: http.port, prefix: output.prefix,
-                                               broadcast: LineBroadcast())
+                                               broadcast: LineBroadcast(), metrics: parts.scrape)
             } catch {
+                metricsServer?.stop()
                 control?.stop()
                 throw Failure(description: "--http \(error)", code: Failure.usage)
             }
@@ -156,8 +185,25 @@ struct LiveSession {
             query?.stop()
         }
         started?(parts)
+        var logFeed: LoudnessLogFeed?
+        if let loudnessLog {
+            do {
+                let writer = try LoudnessLogWriter(directory: loudnessLog) { parts.say($0) }
+                logFeed = LoudnessLogFeed(recorder: ProgrammeRecorder(client: clientName, target: target), writer: writer)
+            } catch {
+                advertiser?.stop()
+                query?.stop()
+                bridge?.stop()
+                metricsServer?.stop()
+                control?.stop()
+                throw Failure(description: "--loudness-log \(error)", code: Failure.usage)
+            }
+            parts.say("loudness log in \(loudnessLog): a line a second per programme, a report at each reset and at exit")
+        }
+        // The reports of the measurements still running, once the analysis has stopped for good.
+        defer { logFeed?.finish() }
         let sinks = SnapshotSinks(router: router, json: output.json, view: parts.view, feed: bridge?.broadcast,
-                                  latest: parts.latest)
+                                  latest: parts.latest, scrape: parts.scrape, loudnessLog: logFeed)
         // OS2L outlives the client, as the OSC destinations do: a server restart keeps the connection.
         let os2lSender = os2l.map { target in OS2LSender(host: target.host, port: target.port) { parts.say($0) } }
         os2lSender?.start()
@@ -258,6 +304,7 @@ struct LiveSession {
                 },
                 restarted: { reason, rate in parts.announceRestart(reason: reason, sampleRate: rate, period: live.periodFrames) })
             graph.attach(live)
+            parts.programmeNames.withLock { $0 = loop.engine.programmeNames }
             loop.start()
             follower.start()
             // Announced once every thread of this opening runs, so what follows the news is its figures.

@@ -34,6 +34,10 @@ final class MainLoopControls {
             if follower.needsMoreInputs { return .moreInputs }
             if loop.reachedLimit { return .stop }
             if parts.resetRequests.exchange(false, ordering: .acquiring) { loop.requestReset() }
+            for (command, programme) in parts.loudnessRequests.withLock({ requests in
+                defer { requests.removeAll() }
+                return requests
+            }) { loop.requestLoudness(command, programme: programme) }
             parts.updateCounts(xruns: live.xruns, overruns: live.tap.overruns)
             if let view = parts.view {
                 let destinations = parts.router?.destinations.map(\.destination.description) ?? []
@@ -83,6 +87,12 @@ final class MainLoopControls {
         case .next?: parts.view?.selectNextPort()
         case .previous?: parts.view?.selectPreviousPort()
         case .resetHolds?: parts.resetRequests.store(true, ordering: .releasing)
+        case .pauseLoudness?:
+            let pause = !parts.viewPaused.load(ordering: .relaxed)
+            if parts.requestLoudness(pause ? .pause : .resume, programme: nil) {
+                parts.viewPaused.store(pause, ordering: .relaxed)
+                parts.say(pause ? "loudness paused: integrated, range and maxima ignore the audio" : "loudness resumed")
+            }
         case .quit?: return true
         case nil: break
         }

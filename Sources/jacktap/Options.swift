@@ -155,6 +155,15 @@ struct MeterOptions: ParsableArguments {
             help: "The sine peak level (dBFS) that reads 0 VU.")
     var vuReference: Float = -18
 
+    @Option(name: .customLong("target"), parsing: .unconditional, help: ArgumentHelp("""
+        The programmes' loudness target and tolerance, LUFS[:LU]: EBU R128 -23:1 (the default), ATSC A/85 \
+        -24:2, streaming -14 or -16. Reports pass or fail against it; /metrics exports it.
+        """, valueName: "lufs[:lu]"))
+    var target: String = "-23:1"
+
+    /// `--target`, parsed (validate has refused a bad one).
+    var loudnessTarget: LoudnessTarget { LoudnessTarget(parsing: target) ?? .ebuR128 }
+
     func validate() throws {
         _ = try chosenMeters()
         guard ["I", "II", "1", "2"].contains(ppmType.uppercased()) else {
@@ -164,6 +173,9 @@ struct MeterOptions: ParsableArguments {
         guard holdSeconds >= 0, holdSeconds <= 60 else { throw ValidationError("--hold must be 0 to 60 seconds") }
         guard fallRate > 0, fallRate <= 1000 else { throw ValidationError("--fall must be above 0 dB/s") }
         guard clipThreshold <= 0, clipThreshold >= -60 else { throw ValidationError("--clip-threshold must be -60 to 0 dBFS") }
+        guard LoudnessTarget(parsing: target) != nil else {
+            throw ValidationError("--target '\(target)' is not LUFS[:LU] with LUFS from -70 to 0 and LU from 0 to 10 (e.g. -23:1, -24:2, -14)")
+        }
     }
 
     func chosenMeters() throws -> Set<MeterConfig.Meter> {

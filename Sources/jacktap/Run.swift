@@ -50,7 +50,8 @@ struct Run: ParsableCommand {
 
     @Option(help: ArgumentHelp("""
         OSC control input, off by default: listen on HOST:PORT (a bare PORT binds 127.0.0.1) for \
-        <prefix>/reset (loudness, maxima, holds, clips), <prefix>/subscribe s:host i:port [s:pattern] and \
+        <prefix>/reset (loudness, maxima, holds, clips), <prefix>/loudness/pause, /loudness/resume and \
+        /loudness/reset [s:programme] (a programme's integration, EBU Tech 3341), <prefix>/subscribe s:host i:port [s:pattern] and \
         <prefix>/unsubscribe s:host i:port (send OSC to host:port, filtered by pattern, several joined by |; \
         numeric hosts only, at most 16, command-line destinations cannot be removed), \
         <prefix>/connect s:source [s:input] and <prefix>/disconnect s:source (JACK connections to jacktap's \
@@ -79,6 +80,25 @@ struct Run: ParsableCommand {
         """, valueName: "host:port"))
     var oscquery: String?
 
+    @Option(help: ArgumentHelp("""
+        Prometheus metrics alone, off by default: serve GET /metrics (the text exposition format) on HOST:PORT \
+        (a bare PORT binds 127.0.0.1) for a machine that should not serve the meter bridge's page; --http \
+        serves /metrics too. Levels, true peak, loudness against --target, tempo, clips, beats, xruns and the \
+        JACK state, labelled by client, port, source and programme; the peaks since the previous scrape are kept \
+        so none is lost between scrapes; dB of silence reads -200, never -Inf.
+        """, valueName: "host:port"))
+    var metrics: String?
+
+    @Option(name: .customLong("loudness-log"), help: ArgumentHelp("""
+        Log every loudness programme into DIR (which must exist): CLIENT-PROGRAMME.csv gets a line a second \
+        (time, M, S, I, LRA, max true peak, paused), appended as it goes so that a crash loses at most a second; \
+        at every reset, restart and exit a report (start, end, duration, paused time, I, LRA, max M, max S, max \
+        true peak, --target and pass/fail) goes to CLIENT-PROGRAMME-START.json and one line of \
+        CLIENT-PROGRAMME-reports.csv. A disk that fills or a directory that cannot be written is said once; the \
+        analysis and the outputs go on.
+        """, valueName: "dir"))
+    var loudnessLog: String?
+
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Meters") var meters: MeterOptions
@@ -98,6 +118,9 @@ struct Run: ParsableCommand {
         }
         if let oscquery {
             do { _ = try ListenAddress(parsing: oscquery) } catch { throw ValidationError("--oscquery \(error)") }
+        }
+        if let metrics {
+            do { _ = try ListenAddress(parsing: metrics) } catch { throw ValidationError("--metrics \(error)") }
         }
     }
 
@@ -121,6 +144,9 @@ struct Run: ParsableCommand {
         session.wait = wait
         session.http = http.flatMap { try? ListenAddress(parsing: $0) }
         session.oscQuery = oscquery.flatMap { try? ListenAddress(parsing: $0) }
+        session.metrics = metrics.flatMap { try? ListenAddress(parsing: $0) }
+        session.loudnessLog = loudnessLog
+        session.target = meters.loudnessTarget
         session.reconnect = noReconnect ? nil : reconnect
         session.midiOutputs = sync.midiOutputs
         session.os2l = sync.os2l.flatMap(SyncOptions.hostAndPort)

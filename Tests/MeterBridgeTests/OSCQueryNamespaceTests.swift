@@ -65,7 +65,7 @@ final class OSCQueryNamespaceTests: XCTestCase {
         XCTAssertEqual(children, Set(FigureSchema.all.filter { $0.scope == .port }.map(\.path)))
         let loudness = try leaf("/stage/main/loudness")
         XCTAssertEqual(Set((loudness["CONTENTS"] as? [String: Any] ?? [:]).keys),
-                       ["momentary", "shortterm", "integrated", "range", "max_momentary", "max_shortterm"])
+                       ["momentary", "shortterm", "integrated", "range", "max_momentary", "max_shortterm", "paused"])
         XCTAssertEqual(try leaf("/stage/main/loudness/integrated")["VALUE"] as? [Double], [-22])
     }
 

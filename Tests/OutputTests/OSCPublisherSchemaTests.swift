@@ -54,7 +54,8 @@ final class OSCPublisherSchemaTests: XCTestCase {
         ]
         return publisher.messages(for: fullSnapshot()) + events.flatMap { publisher.messages(for: $0) }
             + [publisher.statusMessage(state: "running", xruns: 1, overruns: 0),
-               publisher.restartedMessage(reason: "start", sampleRate: 48_000, period: 256)]
+               publisher.restartedMessage(reason: "start", sampleRate: 48_000, period: 256),
+               publisher.pausedMessage(programme: "main", paused: true)]
     }
 
     func testEveryMessageSentIsDeclaredWithItsTypeTags() {

@@ -137,7 +137,7 @@ final class TerminalViewTests: XCTestCase {
         let view = TerminalView(title: "jacktap @ 48000 Hz → 127.0.0.1:9000", columns: 120, colour: false)
         let lines = visibleLines(view.render(snapshot(time: 0, ports: [port("in_1", peakDB: -6, rmsDB: -12)])))
         XCTAssertEqual(lines.first, "jacktap @ 48000 Hz → 127.0.0.1:9000")
-        XCTAssertEqual(lines.last, "←/→ or Tab: port   r: reset holds, loudness, maxima   q: quit")
+        XCTAssertEqual(lines.last, "←/→ or Tab: port   r: reset holds, loudness, maxima   p: pause/resume loudness   q: quit")
     }
 
     func testOverrunsAppearInTheFooterOnlyWhenThereAreAny() {
@@ -307,6 +307,7 @@ final class TerminalViewTests: XCTestCase {
         XCTAssertEqual(TerminalView.handleKey(bytes: [0x1B, 0x5B, 0x44]), .previous)  // left arrow
         XCTAssertEqual(TerminalView.handleKey(bytes: [0x1B, 0x5B, 0x5A]), .previous)  // shift-Tab
         XCTAssertEqual(TerminalView.handleKey(bytes: [0x72]), .resetHolds)  // r
+        XCTAssertEqual(TerminalView.handleKey(bytes: [0x70]), .pauseLoudness)  // p
         XCTAssertEqual(TerminalView.handleKey(bytes: [0x71]), .quit)  // q
         XCTAssertEqual(TerminalView.handleKey(bytes: [0x51]), .quit)  // Q
         XCTAssertEqual(TerminalView.handleKey(bytes: [0x03]), .quit)  // Ctrl-C

@@ -98,6 +98,10 @@ public final class LoudnessMeter {
     var rangeIsCurrent = true
     var integratedReading = Decibels.floor
     var rangeReading: Float = 0
+    /// Paused (EBU Tech 3341's start/stop): integrated, range and maxima ignore the audio.
+    public private(set) var isPaused = false
+    /// After a resume the maxima wait for windows of audio heard since it, as the gating blocks do.
+    var maximaWaitForFullWindows = false
 
     /// A meter for channels of the given `roles` (one per pointer `process` gets) at `sampleRate` Hz.
     public init(sampleRate: Double, roles: [ChannelRole]) {
@@ -178,8 +182,12 @@ public final class LoudnessMeter {
         let shortTerm = Self.sum(history + (newest &- length &+ 1), count: length) / shortTermFrames
         momentaryEnergy = momentary
         shortTermEnergy = shortTerm
-        if momentary > maxMomentaryEnergy { maxMomentaryEnergy = momentary }
-        if shortTerm > maxShortTermEnergy { maxShortTermEnergy = shortTerm }
+        // Tech 3341: while paused, momentary and short-term keep showing the audio; nothing else takes it.
+        if isPaused { return }
+        if !maximaWaitForFullWindows || measuredSubBlocks >= Self.momentarySubBlocks,
+           momentary > maxMomentaryEnergy { maxMomentaryEnergy = momentary }
+        if !maximaWaitForFullWindows || measuredSubBlocks >= length,
+           shortTerm > maxShortTermEnergy { maxShortTermEnergy = shortTerm }
 
         if skipSubBlock {
             skipSubBlock = false
@@ -268,6 +276,7 @@ public final class LoudnessMeter {
     /// The new integration starts at the next sub-block boundary (at most 6.67 ms later), so that its first
     /// gating block holds only audio that came after the reset; the maxima take every evaluation after the reset.
     public func reset() {
+        maximaWaitForFullWindows = false
         gatingBlocks.removeAll()
         shortTermValues.removeAll()
         maxMomentaryEnergy = 0
@@ -278,5 +287,21 @@ public final class LoudnessMeter {
         integratedReading = Decibels.floor
         rangeIsCurrent = true
         rangeReading = 0
+    }
+
+    /// Pauses the measurement (EBU Tech 3341 §2.4's stop): until `resume`, integrated, range and the maxima
+    /// ignore the audio, while momentary and short-term keep showing it. The statistics keep what they had.
+    public func pause() { isPaused = true }
+
+    /// Resumes a paused measurement. As after a reset, the first gating block and the first short-term value
+    /// that count hold only audio heard after the resume (it starts at the next sub-block boundary), and the
+    /// maxima take only windows that lie wholly after it: integrated and range are then the BS.1770-4 /
+    /// Tech 3342 figures of the audio heard while not paused, without blocks that straddle a pause.
+    public func resume() {
+        guard isPaused else { return }
+        isPaused = false
+        measuredSubBlocks = 0
+        skipSubBlock = framesInSubBlock > 0
+        maximaWaitForFullWindows = true
     }
 }

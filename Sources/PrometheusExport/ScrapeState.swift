@@ -1,0 +1,139 @@
+import Analysis
+import Schema
+import Synchronization
+
+/// What `GET /metrics` reads (``MetricSchema``): the newest tick, the maxima since the previous scrape, and
+/// counters that only grow. The analysis thread hands each tick and event over under a mutex held only to store
+/// a reference and fold a few numbers per port; a scrape copies them under the same mutex and writes the text
+/// after it, so a scrape never waits on the analysis and the analysis never waits on the writing of a scrape.
+public final class ScrapeState: Sendable {
+    /// The run's own figures, fixed at start.
+    public struct Run: Sendable {
+        /// The JACK client's name: the `client` label of every sample.
+        public var client: String
+        public var version: String
+        public var target: LoudnessTarget
+
+        public init(client: String, version: String, target: LoudnessTarget) {
+            self.client = client
+            self.version = version
+            self.target = target
+        }
+    }
+
+    /// The JACK connection and the run's counts, read at each scrape (``SessionStatus`` keeps them).
+    public struct Session: Sendable {
+        public var running: Bool
+        public var xruns: Int
+        public var periodsDropped: Int
+
+        public init(running: Bool, xruns: Int, periodsDropped: Int) {
+            self.running = running
+            self.xruns = xruns
+            self.periodsDropped = periodsDropped
+        }
+    }
+
+    private struct PortCounts {
+        var name: String
+        var peakMax: Float?
+        var truePeakMax: Float?
+        var beats = 0
+        /// Clip events carried over the engine's resets and restarts, and the engine's count at the newest tick.
+        var clips = 0
+        var clipsSeen = 0
+    }
+
+    private struct State {
+        var snapshot: Snapshot?
+        var ports: [PortCounts] = []
+        var restarts = 0
+        var scrapes = 0
+    }
+
+    public let run: Run
+    private let state = Mutex(State())
+    private let session: @Sendable () -> Session
+    private let sources: @Sendable () -> [String?]
+
+    /// `session` gives the JACK state and counts, `sources` the source port feeding each input (in input
+    /// order; nil for none); both are read at each scrape.
+    public init(run: Run, session: @escaping @Sendable () -> Session,
+                sources: @escaping @Sendable () -> [String?] = { [] }) {
+        self.run = run
+        self.session = session
+        self.sources = sources
+    }
+
+    /// A tick was published.
+    public func record(_ snapshot: Snapshot) {
+        var newest: Snapshot? = snapshot
+        state.withLock { state in
+            if state.ports.count != snapshot.ports.count
+                || zip(state.ports, snapshot.ports).contains(where: { $0.name != $1.name }) {
+                state.ports = Self.adopt(snapshot.ports, from: state.ports)
+            }
+            for i in snapshot.ports.indices {
+                let reading = snapshot.ports[i]
+                state.ports[i].peakMax = max(state.ports[i].peakMax ?? reading.peakDB, reading.peakDB)
+                if let truePeak = reading.meters.truePeakDB {
+                    state.ports[i].truePeakMax = max(state.ports[i].truePeakMax ?? truePeak, truePeak)
+                }
+                if let clips = reading.meters.clips {
+                    // The engine's count starts again at a reset or a restart; the counter goes on growing.
+                    let seen = state.ports[i].clipsSeen
+                    state.ports[i].clips += clips >= seen ? clips - seen : clips
+                    state.ports[i].clipsSeen = clips
+                }
+            }
+            swap(&state.snapshot, &newest)
+        }
+        // `newest` holds the previous tick: its arrays are freed here, outside the lock.
+    }
+
+    /// An event was published: a beat counts.
+    public func record(_ event: AnalysisEvent) {
+        guard case .beat = event.kind else { return }
+        state.withLock { state in
+            if let i = state.ports.firstIndex(where: { $0.name == event.port }) { state.ports[i].beats += 1 }
+        }
+    }
+
+    /// The analysis started (again) with a new engine, whose clip counts start from 0; `reconnect` (the JACK
+    /// server came back) counts as a server restart.
+    public func recordRestart(reason: String) {
+        state.withLock { state in
+            if reason == "reconnect" { state.restarts += 1 }
+            for i in state.ports.indices { state.ports[i].clipsSeen = 0 }
+        }
+    }
+
+    /// The ports of a new input list, keeping the counts of those of the same name.
+    private static func adopt(_ readings: [PortReading], from old: [PortCounts]) -> [PortCounts] {
+        readings.map { reading in
+            var counts = old.first(where: { $0.name == reading.name }) ?? PortCounts(name: reading.name)
+            counts.clipsSeen = 0
+            return counts
+        }
+    }
+
+    /// A scrape: the exposition of every metric, and the maxima start again.
+    public func scrape() -> String {
+        let (snapshot, ports, restarts) = state.withLock { state in
+            let taken = (state.snapshot, state.ports, state.restarts)
+            for i in state.ports.indices {
+                state.ports[i].peakMax = nil
+                state.ports[i].truePeakMax = nil
+            }
+            state.scrapes += 1
+            return taken
+        }
+        return PrometheusExposition(run: run, session: session(), sources: sources())
+            .text(snapshot: snapshot, ports: ports.map {
+                .init(name: $0.name, peakMax: $0.peakMax, truePeakMax: $0.truePeakMax, beats: $0.beats, clips: $0.clips)
+            }, restarts: restarts)
+    }
+
+    /// Scrapes served so far.
+    public var scrapes: Int { state.withLock { $0.scrapes } }
+}
