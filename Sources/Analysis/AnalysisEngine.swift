@@ -57,7 +57,7 @@ public final class AnalysisEngine {
         if meters.meters.contains(.loudness), !portNames.isEmpty {
             let groups = meters.programmes.isEmpty ? [MeterConfig.defaultProgramme(portCount: portNames.count)]
                 : meters.programmes
-            programmes = groups.map { ProgrammeLoudness(programme: $0, sampleRate: sampleRate) }
+            programmes = groups.map { ProgrammeLoudness(programme: $0, sampleRate: sampleRate, alarms: meters.alarms) }
         } else {
             programmes = []
         }
@@ -223,7 +223,7 @@ public final class AnalysisEngine {
             position += n
             if Double(position) >= nextTick {
                 while nextTick <= Double(position) { nextTick += tickInterval }
-                outputs.append(.snapshot(snapshot()))
+                appendSnapshot(to: &outputs)
             }
         }
         // Past the limit the frames are dropped unread: the run is over.
@@ -235,8 +235,21 @@ public final class AnalysisEngine {
     /// frames after the last tick (so a file shorter than one tick still gets a reading).
     public func finishOutputs() -> [AnalysisOutput] {
         var all = pollOutputs()
-        if position > lastSnapshotPosition { all.append(.snapshot(snapshot())) }
+        if position > lastSnapshotPosition { appendSnapshot(to: &all) }
         return all
+    }
+
+    /// A tick's snapshot, then the alarms it starts or ends (`--alarms`), at the tick's instant.
+    func appendSnapshot(to outputs: inout [AnalysisOutput]) {
+        let tick = snapshot()
+        outputs.append(.snapshot(tick))
+        for (programme, reading) in zip(programmes, tick.programmes) where !programme.alarms.settings.kinds.isEmpty {
+            for (kind, on) in programme.alarms.update(time: tick.time, shortTerm: reading.shortTerm,
+                                                      truePeakDB: programme.tickTruePeakDB) {
+                outputs.append(.event(AnalysisEvent(port: programme.programme.name, kind: .alarm(kind, on: on),
+                                                    time: tick.time, reported: tick.time)))
+            }
+        }
     }
 
     func snapshot() -> Snapshot {

@@ -6,6 +6,8 @@ public struct AnalysisEvent: Sendable, Equatable {
         case onset(strength: Float)
         /// A beat: its number since the tracker locked (1, 2, 3, …), the tempo (BPM) and its place in the bar.
         case beat(count: Int, bpm: Float, bar: BarPosition = BarPosition())
+        /// A programme's alarm started (`on`) or ended; the event's `port` is then the programme's name.
+        case alarm(AlarmKind, on: Bool)
     }
 
     /// Where a beat falls in its bar.
@@ -25,7 +27,7 @@ public struct AnalysisEvent: Sendable, Equatable {
         }
     }
 
-    /// The port's short name, as in the OSC path.
+    /// The port's short name, as in the OSC path (for an alarm, the programme's name).
     public var port: String
     public var kind: Kind
     /// Seconds of audio at the instant the event describes (an onset's start; a beat's predicted instant).

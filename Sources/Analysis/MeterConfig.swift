@@ -67,6 +67,8 @@ public struct MeterConfig: Sendable, Equatable {
     public var vuReferenceDB: Float = -18
     /// K-system scale: 20, 14 or 12 (a sine at -K dBFS peak reads 0).
     public var kScale: Float = 20
+    /// The programmes' alarms (`--alarms`); none by default.
+    public var alarms = AlarmSettings(kinds: [])
 
     /// Every meter, one programme of all ports, no pairs.
     public init() {}

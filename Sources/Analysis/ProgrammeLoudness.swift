@@ -14,9 +14,14 @@ final class ProgrammeLoudness {
     var maxTruePeakDB: Float?
     /// Resets since the start.
     var resets = 0
+    /// Its alarms (`--alarms`).
+    var alarms: ProgrammeAlarms
+    /// The highest true peak of its ports at the newest tick, dBTP; nil without the meter.
+    var tickTruePeakDB: Float?
 
-    init(programme: MeterConfig.Programme, sampleRate: Double) {
+    init(programme: MeterConfig.Programme, sampleRate: Double, alarms: AlarmSettings = AlarmSettings(kinds: [])) {
         self.programme = programme
+        self.alarms = ProgrammeAlarms(settings: alarms)
         meter = LoudnessMeter(sampleRate: sampleRate, roles: programme.members.map(\.role))
         pointers = .allocate(capacity: max(programme.members.count, 1))
     }
@@ -51,6 +56,7 @@ final class ProgrammeLoudness {
             guard let db = ports[member.port].meters.truePeakDB else { continue }
             highest = max(highest ?? Decibels.floor, db)
         }
+        tickTruePeakDB = highest
         guard let highest else { return }
         let before = maxTruePeakDB ?? Decibels.floor
         maxTruePeakDB = meter.isPaused ? before : max(before, highest)

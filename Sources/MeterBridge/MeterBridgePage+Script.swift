@@ -147,11 +147,16 @@ extension MeterBridgePage {
       if (g) return g;
       const base = prefix + "/" + sanitized(name) + "/loudness/";
       const card = make("article", "programme");
-      card.append(make("h2", null, name));
+      const title = make("h2", null, name);
+      // The alarms that are on (--alarms), named beside the programme's name.
+      const alarmBox = make("span", "alarms", "");
+      alarmBox.dataset.path = prefix + "/" + sanitized(name) + "/alarm";
+      title.append(alarmBox);
+      card.append(title);
       const bars = canvasIn(card, "loudness");
       const row = make("div", "figures");
       card.append(row);
-      g = { name, card, bars, values: null, dirty: false, fields: {} };
+      g = { name, card, bars, values: null, dirty: false, fields: {}, alarms: new Set(), alarmBox };
       for (const key of ["momentary", "shortterm", "integrated", "range", "max_momentary", "max_shortterm"]) {
         g.fields[key] = figure(row, "loudness/" + key, base + key);
       }
@@ -216,6 +221,13 @@ extension MeterBridgePage {
     }
 
     function onEvent(event) {
+      if (event.event === "alarm") {
+        const g = programme(event.programme);
+        if (event.on) g.alarms.add(event.kind); else g.alarms.delete(event.kind);
+        setText(g.alarmBox, [...g.alarms].sort().join(" "));
+        g.card.classList.toggle("alarm", g.alarms.size > 0);
+        return;
+      }
       const p = ports.get(event.port) || port(event.port);
       if (event.event === "beat") {
         setText(p.bar, String(event.bar));

@@ -27,6 +27,8 @@ extension MeterBridgePage {
     .port { cursor: pointer; }
     .port:focus { outline: 2px solid var(--spectrum); }
     .port.clip { box-shadow: inset 0 0 0 2px var(--meter-high); }
+    .programme.alarm { box-shadow: inset 0 0 0 2px var(--over); }
+    .alarms { color: var(--over); margin-left: 8px; font-size: 0.8em; text-transform: uppercase; }
     .port.gone { opacity: 0.35; }
     .name { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
     .beat, .onset { width: 12px; height: 12px; border-radius: 50%; background: var(--grid); }

@@ -73,12 +73,13 @@ public enum JSONLines {
 
     /// One event as a JSON line: `{"t": 12.3450, "port": "in_1", "event": "beat", "count": 17, "bpm": 120.00,
     /// "bar": 5, "beat_in_bar": 1, "beats_per_bar": 4, "reported": 12.3350}` or `{"t": …, "port": …,
-    /// "event": "onset", "strength": 0.800, "reported": …}`.
+    /// "event": "onset", "strength": 0.800, "reported": …}` or `{"t": …, "programme": "main", "event": "alarm",
+    /// "kind": "silence", "on": true, "reported": …}`.
     public static func line(for event: AnalysisEvent) -> String {
         var out = JSONText(capacity: 160)
         out.raw("{\"t\": ")
         out.fixed(event.time, 4)
-        out.raw(", \"port\": ")
+        if case .alarm = event.kind { out.raw(", \"programme\": ") } else { out.raw(", \"port\": ") }
         out.quoted(OSCAddress.sanitizedPart(event.port))
         switch event.kind {
         case .onset(let strength):
@@ -95,6 +96,11 @@ public enum JSONLines {
             out.integer(position.beat)
             out.raw(", \"beats_per_bar\": ")
             out.integer(position.beatsPerBar)
+        case .alarm(let kind, let on):
+            out.raw(", \"event\": \"alarm\", \"kind\": ")
+            out.quoted(kind.rawValue)
+            out.raw(", \"on\": ")
+            out.boolean(on)
         }
         out.raw(", \"reported\": ")
         out.fixed(event.reported, 4)

@@ -86,6 +86,8 @@ public struct OSCPublisher: Sendable {
                        OSCMessage(base + F.bar.suffix, [.int32(bar), .int32(Int32(clamping: position.beat))])]
             if position.beat == 1 { out.append(OSCMessage(base + F.downbeat.suffix, [.int32(bar)])) }
             return out
+        case .alarm(let kind, let on):
+            return [OSCMessage(base + F.alarm.suffix, [.string(kind.rawValue), .int32(on ? 1 : 0)])]
         }
     }
 

@@ -59,6 +59,8 @@ public final class TerminalView: Sendable {
     private let portCount = Atomic<Int>(0)
     /// Each port's level history and latest beat (port name → timeline), kept by the analysis thread.
     private let timelines = Mutex<[String: PortTimeline]>([:])
+    /// Each programme's alarms that are on (`--alarms`), shown on its loudness line.
+    private let alarms = Mutex<[String: Set<String>]>([:])
 
     /// A view headed by `title` (client name, rate, OSC destinations: the caller builds it).
     ///
@@ -86,8 +88,14 @@ public final class TerminalView: Sendable {
 
     /// Takes in an event of the analysis: a beat sets its port's beat mark and bar position.
     public func note(_ event: AnalysisEvent) {
-        guard case .beat(_, _, let bar) = event.kind else { return }
-        timelines.withLock { $0[event.port, default: PortTimeline()].beat(bar) }
+        switch event.kind {
+        case .beat(_, _, let bar): timelines.withLock { $0[event.port, default: PortTimeline()].beat(bar) }
+        case .alarm(let kind, let on):
+            alarms.withLock { alarms in
+                if on { alarms[event.port, default: []].insert(kind.rawValue) } else { alarms[event.port]?.remove(kind.rawValue) }
+            }
+        case .onset: break
+        }
     }
 
     /// The port whose spectrum is shown, an index into the snapshot's ports.
@@ -156,7 +164,8 @@ public final class TerminalView: Sendable {
                                        selected: index == selected, extra: extra))
             }
         }
-        lines += snapshot.programmes.map(Self.loudnessLine)
+        let alarmsOn = alarms.withLock { $0 }
+        lines += snapshot.programmes.map { Self.loudnessLine($0, alarms: alarmsOn[$0.name, default: []].sorted()) }
         lines += snapshot.pairs.map { String(format: "%@  correlation %+.2f", $0.name, $0.correlation) }
         lines.append("")
         if !ports.isEmpty {
@@ -222,7 +231,7 @@ public final class TerminalView: Sendable {
 
     /// A programme's loudness (EBU R128): momentary, short-term, integrated, range and the maxima, each under the
     /// label the schema gives it (`M`, `S`, `I`, `LRA`, `max M`, `max S`).
-    static func loudnessLine(_ p: ProgrammeReading) -> String {
+    static func loudnessLine(_ p: ProgrammeReading, alarms: [String] = []) -> String {
         typealias F = FigureSchema
         func lufs(_ v: Float) -> String { v <= Decibels.floor ? "  —  " : String(format: "%5.1f", v) }
         return "\(p.name)  \(F.momentary.label) \(lufs(p.momentary))  \(F.shortTerm.label) \(lufs(p.shortTerm))  "
@@ -230,6 +239,7 @@ public final class TerminalView: Sendable {
             + String(format: "%@ %4.1f %@", F.loudnessRange.label, p.range, F.loudnessRange.unit)
             + "  \(F.maxMomentary.label) \(lufs(p.maxMomentary))  \(F.maxShortTerm.label) \(lufs(p.maxShortTerm))"
             + (p.paused ? "  " + F.paused.label.uppercased() : "")
+            + (alarms.isEmpty ? "" : "  ALARM " + alarms.joined(separator: " "))
     }
 
     private func spectrumLines(_ port: PortReading, width: Int) -> [String] {

@@ -17,7 +17,8 @@ struct PrometheusExposition {
     let session: ScrapeState.Session
     let sources: [String?]
 
-    func text(snapshot: Snapshot?, ports: [PortCounts], restarts: Int) -> String {
+    func text(snapshot: Snapshot?, ports: [PortCounts], restarts: Int, alarmsOn: [String: Set<AlarmKind>] = [:],
+              alarmStarts: [String: [AlarmKind: Int]] = [:]) -> String {
         typealias M = MetricSchema
         var out = PrometheusText()
         let client = [("client", run.client)]
@@ -69,6 +70,17 @@ struct PrometheusExposition {
         }
         for labels in programmeLabels { out.sample(M.target, labels, run.target.lufs) }
         for labels in programmeLabels { out.sample(M.tolerance, labels, run.target.toleranceLU) }
+        for (programme, labels) in zip(snapshot.programmes, programmeLabels) {
+            for kind in run.alarms {
+                out.sample(M.alarm, labels + [("kind", kind.rawValue)],
+                           alarmsOn[programme.name]?.contains(kind) == true ? 1 : 0)
+            }
+        }
+        for (programme, labels) in zip(snapshot.programmes, programmeLabels) {
+            for kind in run.alarms {
+                out.sample(M.alarms, labels + [("kind", kind.rawValue)], Double(alarmStarts[programme.name]?[kind] ?? 0))
+            }
+        }
         for pair in snapshot.pairs {
             out.sample(M.correlation, client + [("pair", pair.name)], Double(pair.correlation))
         }

@@ -13,11 +13,14 @@ public final class ScrapeState: Sendable {
         public var client: String
         public var version: String
         public var target: LoudnessTarget
+        /// The alarms that are on (`--alarms`): each programme exposes these kinds.
+        public var alarms: [AlarmKind]
 
-        public init(client: String, version: String, target: LoudnessTarget) {
+        public init(client: String, version: String, target: LoudnessTarget, alarms: [AlarmKind] = []) {
             self.client = client
             self.version = version
             self.target = target
+            self.alarms = alarms
         }
     }
 
@@ -49,6 +52,9 @@ public final class ScrapeState: Sendable {
         var ports: [PortCounts] = []
         var restarts = 0
         var scrapes = 0
+        /// Per programme and kind: whether the alarm is on, and how many times it started.
+        var alarmsOn: [String: Set<AlarmKind>] = [:]
+        var alarmStarts: [String: [AlarmKind: Int]] = [:]
     }
 
     public let run: Run
@@ -91,11 +97,23 @@ public final class ScrapeState: Sendable {
         // `newest` holds the previous tick: its arrays are freed here, outside the lock.
     }
 
-    /// An event was published: a beat counts.
+    /// An event was published: a beat counts, an alarm is on or off.
     public func record(_ event: AnalysisEvent) {
-        guard case .beat = event.kind else { return }
-        state.withLock { state in
-            if let i = state.ports.firstIndex(where: { $0.name == event.port }) { state.ports[i].beats += 1 }
+        switch event.kind {
+        case .beat:
+            state.withLock { state in
+                if let i = state.ports.firstIndex(where: { $0.name == event.port }) { state.ports[i].beats += 1 }
+            }
+        case .alarm(let kind, let on):
+            state.withLock { state in
+                if on {
+                    state.alarmsOn[event.port, default: []].insert(kind)
+                    state.alarmStarts[event.port, default: [:]][kind, default: 0] += 1
+                } else {
+                    state.alarmsOn[event.port]?.remove(kind)
+                }
+            }
+        case .onset: break
         }
     }
 
@@ -119,8 +137,8 @@ public final class ScrapeState: Sendable {
 
     /// A scrape: the exposition of every metric, and the maxima start again.
     public func scrape() -> String {
-        let (snapshot, ports, restarts) = state.withLock { state in
-            let taken = (state.snapshot, state.ports, state.restarts)
+        let (snapshot, ports, restarts, alarmsOn, alarmStarts) = state.withLock { state in
+            let taken = (state.snapshot, state.ports, state.restarts, state.alarmsOn, state.alarmStarts)
             for i in state.ports.indices {
                 state.ports[i].peakMax = nil
                 state.ports[i].truePeakMax = nil
@@ -131,7 +149,7 @@ public final class ScrapeState: Sendable {
         return PrometheusExposition(run: run, session: session(), sources: sources())
             .text(snapshot: snapshot, ports: ports.map {
                 .init(name: $0.name, peakMax: $0.peakMax, truePeakMax: $0.truePeakMax, beats: $0.beats, clips: $0.clips)
-            }, restarts: restarts)
+            }, restarts: restarts, alarmsOn: alarmsOn, alarmStarts: alarmStarts)
     }
 
     /// Scrapes served so far.

@@ -87,6 +87,11 @@ public enum FigureSchema {
         summary: "the programme's integration was paused (1) or resumed (0) by `/jacktap/loudness/pause` or "
             + "`/resume` (EBU Tech 3341): while paused, integrated, range and maxima ignore the audio, momentary and "
             + "short-term keep showing it")
+    public static let alarm = Figure(
+        .programme, "alarm", "si", arguments: ["`silence`, `over_target` or `true_peak`", "1 on, 0 off"], kind: .state,
+        cadence: .atChange, instant: .now,
+        summary: "an alarm of `--alarms` started or ended: short-term loudness under -60 LUFS for `--silence` s, over "
+            + "`--target` + tolerance, or a true peak over `--true-peak-max` (-1 dBTP)")
     public static let correlation = Figure(
         .pair, "correlation", "f", arguments: ["-1..+1"], kind: .correlation, range: -1...1, decimals: 4,
         summary: "stereo phase correlation of a `--pair`")
@@ -126,7 +131,7 @@ public enum FigureSchema {
     public static let all: [Figure] = [
         peak, rms, level, bands, bands4, bass, lowMid, mid, high, bands7, pitch, note, tempo, phase,
         truePeak, vu, ppm, k, hold, clip,
-        momentary, shortTerm, integrated, loudnessRange, maxMomentary, maxShortTerm, paused, correlation,
+        momentary, shortTerm, integrated, loudnessRange, maxMomentary, maxShortTerm, paused, alarm, correlation,
         onset, beat, bar, downbeat,
         status, restarted,
     ]

@@ -56,6 +56,13 @@ public enum MetricSchema {
     public static let tolerance = Metric(
         name: "jacktap_loudness_tolerance_lu", labels: ["programme"],
         help: "The tolerance around the target (--target; EBU R128 1 LU by default)")
+    public static let alarm = Metric("alarm", figure: FigureSchema.alarm, argument: 1, extraLabels: ["kind"],
+                                     help: "1 while the programme's alarm of this kind is on (--alarms: silence, "
+                                         + "over_target, true_peak)")
+    public static let alarms = Metric("alarms", .counter, figure: FigureSchema.alarm, argument: 1, reading: .count,
+                                      extraLabels: ["kind"],
+                                      help: "Alarms of this kind started, so that one that came and went between "
+                                          + "two scrapes is seen")
     public static let correlation = Metric("correlation", figure: FigureSchema.correlation)
 
     /// Every metric, in the order of the exposition.
@@ -63,7 +70,7 @@ public enum MetricSchema {
         up, buildInfo, xruns, periodsDropped, serverRestarts,
         peak, peakMax, rms, level, bandLevel, truePeak, truePeakMax, tempo, clips, beats,
         momentary, shortTerm, integrated, loudnessRange, maxMomentary, maxShortTerm, paused, target, tolerance,
-        correlation,
+        alarm, alarms, correlation,
     ]
 
     /// The names of every metric, and the names Prometheus writes for a counter without its `_total`.

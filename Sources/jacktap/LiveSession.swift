@@ -52,6 +52,8 @@ struct LiveSession {
     var metrics: ListenAddress? = nil
     /// The loudness target and tolerance (`--target`).
     var target = LoudnessTarget.ebuR128
+    /// The programmes' alarms (`--alarms`): /metrics exposes these kinds.
+    var alarmKinds: Set<AlarmKind> = []
     /// Where each programme's log and reports go (`--loudness-log`); nil for none.
     var loudnessLog: String? = nil
     /// Wait for the server and for named sources instead of failing (`--wait`; always under NSM).
@@ -124,7 +126,8 @@ struct LiveSession {
         if http != nil || metrics != nil {
             let status = parts.status, plan = parts.plan
             parts.scrape = ScrapeState(
-                run: .init(client: clientName, version: Self.version, target: target),
+                run: .init(client: clientName, version: Self.version, target: target,
+                           alarms: AlarmKind.allCases.filter(alarmKinds.contains)),
                 session: {
                     .init(running: status.state == .running, xruns: status.xruns, periodsDropped: status.overruns)
                 },

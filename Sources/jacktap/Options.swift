@@ -161,6 +161,44 @@ struct MeterOptions: ParsableArguments {
         """, valueName: "lufs[:lu]"))
     var target: String = "-23:1"
 
+    @Option(name: .customLong("alarms"), help: ArgumentHelp("""
+        Alarms each loudness programme raises and ends as events (OSC <prefix>/<programme>/alarm s:kind i:on, \
+        --json, the meter bridge, the view, /metrics), comma-separated: silence (short-term under -60 LUFS for \
+        --silence seconds), over_target (short-term over --target plus its tolerance; ends 0.5 LU under), \
+        true_peak (a true peak over --true-peak-max; ends a second after the last), all, or none.
+        """, valueName: "list"))
+    var alarms: String = "none"
+
+    @Option(name: .customLong("silence"), help: ArgumentHelp(
+        "Seconds of short-term loudness under -60 LUFS before the silence alarm.", valueName: "seconds"))
+    var silenceSeconds: Double = 10
+
+    @Option(name: .customLong("true-peak-max"), parsing: .unconditional, help: ArgumentHelp(
+        "The highest true peak allowed, dBTP (EBU R128 -1, ATSC A/85 -2): above it the true_peak alarm.",
+        valueName: "dbtp"))
+    var truePeakMax: Double = -1
+
+    /// `--alarms` and their settings (validate has refused a bad list).
+    var alarmSettings: AlarmSettings {
+        AlarmSettings(kinds: (try? chosenAlarms()) ?? [], silenceSeconds: silenceSeconds, target: loudnessTarget,
+                      truePeakMaxDB: truePeakMax)
+    }
+
+    func chosenAlarms() throws -> Set<AlarmKind> {
+        let names = alarms.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if names == ["all"] { return Set(AlarmKind.allCases) }
+        if names == ["none"] { return [] }
+        var chosen = Set<AlarmKind>()
+        for name in names {
+            guard let kind = AlarmKind(rawValue: name) else {
+                let known = AlarmKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--alarms: unknown alarm '\(name)' (known: \(known), all, none)")
+            }
+            chosen.insert(kind)
+        }
+        return chosen
+    }
+
     /// `--target`, parsed (validate has refused a bad one).
     var loudnessTarget: LoudnessTarget { LoudnessTarget(parsing: target) ?? .ebuR128 }
 
@@ -173,6 +211,13 @@ struct MeterOptions: ParsableArguments {
         guard holdSeconds >= 0, holdSeconds <= 60 else { throw ValidationError("--hold must be 0 to 60 seconds") }
         guard fallRate > 0, fallRate <= 1000 else { throw ValidationError("--fall must be above 0 dB/s") }
         guard clipThreshold <= 0, clipThreshold >= -60 else { throw ValidationError("--clip-threshold must be -60 to 0 dBFS") }
+        _ = try chosenAlarms()
+        guard silenceSeconds > 0, silenceSeconds <= 86_400 else {
+            throw ValidationError("--silence must be above 0 and at most 86400 seconds")
+        }
+        guard truePeakMax.isFinite, (-60...6).contains(truePeakMax) else {
+            throw ValidationError("--true-peak-max must be -60 to +6 dBTP")
+        }
         guard LoudnessTarget(parsing: target) != nil else {
             throw ValidationError("--target '\(target)' is not LUFS[:LU] with LUFS from -70 to 0 and LU from 0 to 10 (e.g. -23:1, -24:2, -14)")
         }
@@ -204,6 +249,7 @@ struct MeterOptions: ParsableArguments {
         config.ppmReferenceDB = config.ppmType == .typeI ? -9 : -18
         config.kScale = Float(kScale)
         config.vuReferenceDB = vuReference
+        config.alarms = alarmSettings
         func index(_ name: Substring, in option: String) throws(Failure) -> Int {
             guard let i = ports.firstIndex(of: String(name)) else {
                 throw Failure(description: "\(option): no input named '\(name)' (inputs: \(ports.joined(separator: ", ")))",

@@ -147,6 +147,7 @@ struct Run: ParsableCommand {
         session.metrics = metrics.flatMap { try? ListenAddress(parsing: $0) }
         session.loudnessLog = loudnessLog
         session.target = meters.loudnessTarget
+        session.alarmKinds = (try? meters.chosenAlarms()) ?? []
         session.reconnect = noReconnect ? nil : reconnect
         session.midiOutputs = sync.midiOutputs
         session.os2l = sync.os2l.flatMap(SyncOptions.hostAndPort)

@@ -45,8 +45,12 @@ enum FoundationFormattedLines {
     }
 
     static func event(_ event: AnalysisEvent) -> String {
-        var out = "{\"t\": " + fixed(event.time, 4) + ", \"port\": " + key(event.port)
+        var isAlarm = false
+        if case .alarm = event.kind { isAlarm = true }
+        var out = "{\"t\": " + fixed(event.time, 4) + (isAlarm ? ", \"programme\": " : ", \"port\": ") + key(event.port)
         switch event.kind {
+        case .alarm(let kind, let on):
+            out += ", \"event\": \"alarm\", \"kind\": " + quoted(kind.rawValue) + ", \"on\": " + (on ? "true" : "false")
         case .onset(let strength):
             out += ", \"event\": \"onset\", \"strength\": " + fixed(strength, 3)
         case .beat(let count, let bpm, let position):
@@ -83,7 +87,7 @@ enum FoundationFormattedLines {
             out += ", " + key(p.name) + ": {\"loudness\": {\"momentary\": " + fixed(p.momentary, 3)
             out += ", \"shortterm\": " + fixed(p.shortTerm, 3) + ", \"integrated\": " + fixed(p.integrated, 3)
             out += ", \"range\": " + fixed(p.range, 3) + ", \"max_momentary\": " + fixed(p.maxMomentary, 3)
-            out += ", \"max_shortterm\": " + fixed(p.maxShortTerm, 3) + "}}"
+            out += ", \"max_shortterm\": " + fixed(p.maxShortTerm, 3) + (p.paused ? ", \"paused\": 1" : "") + "}}"
         }
         return out
     }

@@ -62,15 +62,19 @@ final class JSONLinesByteForByteTests: XCTestCase {
         XCTAssertEqual(lines, 2 * (RandomReadings.specials.count + RandomReadings.nonFinite.count))
     }
 
-    func testOnsetAndBeatLinesMatchTheFoundationFormattedLines() {
+    func testOnsetBeatAndAlarmLinesMatchTheFoundationFormattedLines() {
         var readings = RandomReadings(seed: 13)
         var kinds: Set<String> = []
         compare("event", rounds) { JSONLines.line(for: $0) } reference: { FoundationFormattedLines.event($0) } make: {
             let event = readings.event()
-            if case .beat = event.kind { kinds.insert("beat") } else { kinds.insert("onset") }
+            switch event.kind {
+            case .beat: kinds.insert("beat")
+            case .onset: kinds.insert("onset")
+            case .alarm: kinds.insert("alarm")
+            }
             return event
         }
-        XCTAssertEqual(kinds, ["beat", "onset"])
+        XCTAssertEqual(kinds, ["beat", "onset", "alarm"])
     }
 
     func testStatusLinesMatchTheFoundationFormattedLines() {

@@ -51,6 +51,7 @@ final class OSCPublisherSchemaTests: XCTestCase {
             AnalysisEvent(port: "in_1", kind: .beat(count: 9, bpm: 120, bar: Bar(bar: 3, beat: 1)), time: 1, reported: 1),
             AnalysisEvent(port: "in_1", kind: .beat(count: 10, bpm: 120, bar: Bar(bar: 3, beat: 2)), time: 1.5,
                           reported: 1.5),
+            AnalysisEvent(port: "main", kind: .alarm(.silence, on: true), time: 2, reported: 2),
         ]
         return publisher.messages(for: fullSnapshot()) + events.flatMap { publisher.messages(for: $0) }
             + [publisher.statusMessage(state: "running", xruns: 1, overruns: 0),

@@ -102,9 +102,12 @@ struct RandomReadings {
     }
 
     mutating func programme() -> ProgrammeReading {
-        ProgrammeReading(name: text(), momentary: float(-70...0, decimals: 3), shortTerm: float(-70...0, decimals: 3),
-                         integrated: float(-70...0, decimals: 3), range: float(0...30, decimals: 3),
-                         maxMomentary: float(-70...0, decimals: 3), maxShortTerm: float(-70...0, decimals: 3))
+        var reading = ProgrammeReading(
+            name: text(), momentary: float(-70...0, decimals: 3), shortTerm: float(-70...0, decimals: 3),
+            integrated: float(-70...0, decimals: 3), range: float(0...30, decimals: 3),
+            maxMomentary: float(-70...0, decimals: 3), maxShortTerm: float(-70...0, decimals: 3))
+        reading.paused = Int.random(in: 0..<4, using: &generator) == 0
+        return reading
     }
 
     mutating func snapshot() -> Snapshot {
@@ -116,10 +119,13 @@ struct RandomReadings {
     }
 
     mutating func event() -> AnalysisEvent {
-        let kind: AnalysisEvent.Kind = Bool.random(using: &generator)
-            ? .onset(strength: float(0...1, decimals: 3))
-            : .beat(count: integer(), bpm: float(55...215, decimals: 2),
-                    bar: AnalysisEvent.BarPosition(bar: integer(), beat: integer(), beatsPerBar: integer()))
+        let kind: AnalysisEvent.Kind
+        switch Int.random(in: 0..<3, using: &generator) {
+        case 0: kind = .onset(strength: float(0...1, decimals: 3))
+        case 1: kind = .beat(count: integer(), bpm: float(55...215, decimals: 2),
+                             bar: AnalysisEvent.BarPosition(bar: integer(), beat: integer(), beatsPerBar: integer()))
+        default: kind = .alarm(AlarmKind.allCases.randomElement(using: &generator)!, on: Bool.random(using: &generator))
+        }
         return AnalysisEvent(port: text(), kind: kind, time: double(0...100_000, decimals: 4),
                              reported: double(0...100_000, decimals: 4))
     }
