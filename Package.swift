@@ -74,7 +74,7 @@ let package = Package(
             ]
         ),
         // `make bench`: the tap and analysis benchmarks (Benchmarks/run sets them beside a C reference).
-        .executableTarget(name: "jacktap-bench", dependencies: ["DSP", "Analysis", "Output", "OSC"], path: "Benchmarks/Sources/jacktap-bench"),
+        .executableTarget(name: "jacktap-bench", dependencies: ["DSP", "Analysis", "LoudnessLog", "Output", "OSC", "PrometheusExport"], path: "Benchmarks/Sources/jacktap-bench"),
         // Test-only: counts heap allocations made on the calling thread (see Sources/TestSupport).
         .target(name: "TestSupport"),
         // Test-only: starts private JACK servers (jack/private-server) and runs reference tools.

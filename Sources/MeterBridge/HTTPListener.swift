@@ -53,6 +53,20 @@ final class HTTPListener: Sendable {
         self.running = running
     }
 
+    /// `router` over plain HTTP/1 (no WebSocket) on `host`:`port`; a connection that sends nothing for
+    /// `idleTimeout` is closed (IdleClosingChannel): OSCQuery, `--metrics`.
+    convenience init(plain router: Router<BasicRequestContext>, host: String, port: UInt16, idleTimeout: TimeAmount)
+        throws(MeterBridgeError) {
+        try self.init(
+            router: router,
+            server: HTTPServerBuilder { responder in
+                IdleClosingChannel(
+                    base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)),
+                    timeout: idleTimeout)
+            },
+            host: host, port: port)
+    }
+
     /// Closes the listening socket and every connection, and waits until the server has stopped, at most
     /// `stopTimeout` seconds: jacktap is exiting, and a connection that ignored the cancellation goes with it.
     func stop() {

@@ -26,14 +26,7 @@ public final class MetricsServer: Sendable {
             Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: "jacktap: Prometheus metrics at /metrics\n")))
         }
-        listener = try HTTPListener(
-            router: router,
-            server: HTTPServerBuilder { responder in
-                IdleClosingChannel(
-                    base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: Self.idleTimeout)),
-                    timeout: Self.idleTimeout)
-            },
-            host: host, port: port)
+        listener = try HTTPListener(plain: router, host: host, port: port, idleTimeout: Self.idleTimeout)
         boundAddress = listener.boundAddress
     }
 

@@ -34,14 +34,7 @@ public final class OSCQueryServer: Sendable {
         }
         router.get("/") { request, _ in answer(request) }
         router.get("**") { request, _ in answer(request) }
-        listener = try HTTPListener(
-            router: router,
-            server: HTTPServerBuilder { responder in
-                IdleClosingChannel(
-                    base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: Self.idleTimeout)),
-                    timeout: Self.idleTimeout)
-            },
-            host: host, port: port)
+        listener = try HTTPListener(plain: router, host: host, port: port, idleTimeout: Self.idleTimeout)
         boundAddress = listener.boundAddress
     }
 

@@ -26,25 +26,17 @@ struct PrometheusText {
     }
 
     /// A label value: backslash, double quote and line feed escaped.
-    static func escapedLabel(_ value: String) -> String {
-        var out = ""
-        for c in value {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func escapedLabel(_ value: String) -> String { escaped(value, quote: true) }
 
     /// `# HELP` text: backslash and line feed escaped.
-    static func escapedHelp(_ value: String) -> String {
+    static func escapedHelp(_ value: String) -> String { escaped(value, quote: false) }
+
+    static func escaped(_ value: String, quote: Bool) -> String {
         var out = ""
         for c in value {
             switch c {
             case "\\": out += "\\\\"
+            case "\"" where quote: out += "\\\""
             case "\n": out += "\\n"
             default: out.append(c)
             }

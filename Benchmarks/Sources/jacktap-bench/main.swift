@@ -189,6 +189,24 @@ if CommandLine.arguments.dropFirst().first == "osc" {
     exit(0)
 }
 
+if CommandLine.arguments.dropFirst().first == "scrape" {
+    // Benchmarks/fleet-cost: GET /metrics at 1, 16 and 128 ports, beside the JSON line of the same tick.
+    print("# scrape\tports\trecord_ns_per_tick\tscrape_ns\texposition_bytes\tjson_line_ns")
+    for ports in [1, 16, 128] {
+        let r = scrapeBenchmark(ports: ports)
+        print("scrape\t\(ports)\t\(r.recordNs)\t\(r.scrapeNs)\t\(r.bytes)\t\(r.jsonNs)")
+    }
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "loudness-log" {
+    // Benchmarks/fleet-cost: --loudness-log per programme, into the directory given.
+    let r = loudnessLogBenchmark(directory: CommandLine.arguments.dropFirst(2).first ?? "/tmp")
+    print("# loudness_log\tanalysis_ns_per_tick\tns_per_second_of_audio")
+    print("loudness_log\t\(r.perTickNs)\t\(r.perSecondNs)")
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "truepeak" {
     truePeakWorkload(seconds: 10, sampleRate: 48_000)
     exit(0)
