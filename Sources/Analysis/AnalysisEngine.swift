@@ -236,7 +236,22 @@ public final class AnalysisEngine {
     public func finishOutputs() -> [AnalysisOutput] {
         var all = pollOutputs()
         if position > lastSnapshotPosition { appendSnapshot(to: &all) }
-        return all
+        return all + endAlarms()
+    }
+
+    /// An end for every alarm that is on: the engine is done (the end of a file, a restart), and a receiver must
+    /// not be left with an alarm nobody will end.
+    public func endAlarms() -> [AnalysisOutput] {
+        let time = Double(position) / sampleRate
+        var ends = [AnalysisOutput]()
+        for programme in programmes {
+            for kind in AlarmKind.allCases where programme.alarms.on.contains(kind) {
+                ends.append(.event(AnalysisEvent(port: programme.programme.name, kind: .alarm(kind, on: false),
+                                                 time: time, reported: time)))
+            }
+            programme.alarms.endAll()
+        }
+        return ends
     }
 
     /// A tick's snapshot, then the alarms it starts or ends (`--alarms`), at the tick's instant.
@@ -245,7 +260,7 @@ public final class AnalysisEngine {
         outputs.append(.snapshot(tick))
         for (programme, reading) in zip(programmes, tick.programmes) where !programme.alarms.settings.kinds.isEmpty {
             for (kind, on) in programme.alarms.update(time: tick.time, shortTerm: reading.shortTerm,
-                                                      truePeakDB: programme.tickTruePeakDB) {
+                                                      truePeakDB: programme.tickTruePeakDB, paused: reading.paused) {
                 outputs.append(.event(AnalysisEvent(port: programme.programme.name, kind: .alarm(kind, on: on),
                                                     time: tick.time, reported: tick.time)))
             }

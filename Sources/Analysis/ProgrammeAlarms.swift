@@ -8,8 +8,17 @@ struct ProgrammeAlarms {
 
     init(settings: AlarmSettings) { self.settings = settings }
 
-    /// The alarms that start (true) or end (false) at this tick, at `time` seconds of audio.
-    mutating func update(time: Double, shortTerm: Float, truePeakDB: Float?) -> [(AlarmKind, Bool)] {
+    /// Forgets every alarm (its engine is done; the ends were sent).
+    mutating func endAll() {
+        on = []
+        quietSince = nil
+        lastOver = nil
+    }
+
+    /// The alarms that start (true) or end (false) at this tick, at `time` seconds of audio. While the programme
+    /// is paused (a break that is not the programme) it raises no silence and no over-target alarm; a true peak
+    /// over the maximum is an over on the air whatever the programme, and counts.
+    mutating func update(time: Double, shortTerm: Float, truePeakDB: Float?, paused: Bool = false) -> [(AlarmKind, Bool)] {
         var changes = [(AlarmKind, Bool)]()
         func set(_ kind: AlarmKind, _ wanted: Bool) {
             guard settings.kinds.contains(kind), on.contains(kind) != wanted else { return }
@@ -17,7 +26,10 @@ struct ProgrammeAlarms {
             changes.append((kind, wanted))
         }
         let shortTerm = Double(shortTerm)
-        if shortTerm < settings.silenceBelowLUFS {
+        if paused {
+            quietSince = nil
+            set(.silence, false)
+        } else if shortTerm < settings.silenceBelowLUFS {
             let since = quietSince ?? time
             quietSince = since
             set(.silence, time - since >= settings.silenceSeconds - 1e-9)
@@ -26,7 +38,9 @@ struct ProgrammeAlarms {
             set(.silence, false)
         }
         let limit = settings.target.lufs + settings.target.toleranceLU
-        if shortTerm > limit {
+        if paused {
+            set(.overTarget, false)
+        } else if shortTerm > limit {
             set(.overTarget, true)
         } else if shortTerm <= limit - settings.overTargetHysteresisLU {
             set(.overTarget, false)

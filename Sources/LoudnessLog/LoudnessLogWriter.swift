@@ -63,11 +63,22 @@ public final class LoudnessLogWriter: @unchecked Sendable {
         wake.signal()
     }
 
-    /// Writes what is queued and stops the thread.
+    /// Seconds `stop` waits for the queued lines: a disk that hangs (a dead network mount) does not keep jacktap
+    /// from exiting.
+    static let stopTimeout = 10.0
+
+    /// Writes what is queued and stops the thread, waiting at most ``stopTimeout``; lines not written by then are
+    /// counted lost and said.
     public func stop() {
-        queue.withLock { $0.stopping = true }
+        let waiting = queue.withLock { queue in
+            queue.stopping = true
+            return queue.lines.count
+        }
         wake.signal()
-        done.wait()
+        if done.wait(timeout: .now() + Self.stopTimeout) == .timedOut {
+            say("loudness log: the disk did not take the last lines within \(Int(Self.stopTimeout)) s; up to "
+                + "\(waiting) line\(waiting == 1 ? "" : "s") lost")
+        }
     }
 
     private func run() {

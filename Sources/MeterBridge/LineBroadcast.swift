@@ -15,6 +15,8 @@ public final class LineBroadcast: JSONLineFeed, Sendable {
     private struct State {
         var latestTick: String?
         var latestStatus: String?
+        /// The alarms that are on, by programme and kind: a viewer who comes later is sent them.
+        var alarmsOn: [String: String] = [:]
         var viewers: [Int: AsyncStream<String>.Continuation] = [:]
         var nextViewer = 0
         var dropped = 0
@@ -35,6 +37,14 @@ public final class LineBroadcast: JSONLineFeed, Sendable {
 
     public func event(_ line: String) {
         state.withLock { Self.send(line, in: &$0) }
+    }
+
+    /// An alarm line goes out to every viewer, and while the alarm is on to every viewer who comes.
+    public func alarm(_ line: String, key: String, on: Bool) {
+        state.withLock { state in
+            state.alarmsOn[key] = on ? line : nil
+            Self.send(line, in: &state)
+        }
     }
 
     /// A status line goes out when it differs from the last one (the main thread repeats it every second).
@@ -58,7 +68,8 @@ public final class LineBroadcast: JSONLineFeed, Sendable {
     /// Lines dropped because a viewer had `backlog` lines it had not taken yet, over all viewers.
     public var dropped: Int { state.withLock { $0.dropped } }
 
-    /// A new viewer: the lines it is to be sent, starting with the JACK status and the newest tick. The stream
+    /// A new viewer: the lines it is to be sent, starting with the JACK status, the alarms that are on and the
+    /// newest tick. The stream
     /// keeps the newest `backlog` lines; when it ends (finished, or its reader gone) the viewer is forgotten.
     public func addViewer() -> (lines: AsyncStream<String>, continuation: AsyncStream<String>.Continuation) {
         let (lines, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(Self.backlog))
@@ -66,7 +77,10 @@ public final class LineBroadcast: JSONLineFeed, Sendable {
             defer { state.nextViewer += 1 }
             state.viewers[state.nextViewer] = continuation
             state.viewersServed += 1
-            for line in [state.latestStatus, state.latestTick].compactMap({ $0 }) { continuation.yield(line) }
+            let alarms = state.alarmsOn.keys.sorted().compactMap { state.alarmsOn[$0] }
+            for line in [state.latestStatus].compactMap({ $0 }) + alarms + [state.latestTick].compactMap({ $0 }) {
+                continuation.yield(line)
+            }
             return state.nextViewer
         }
         continuation.onTermination = { [weak self] _ in

@@ -9,4 +9,12 @@ public protocol JSONLineFeed: AnyObject, Sendable {
     func event(_ line: String)
     /// The JACK connection's state and counts, as `JSONLines.statusLine` wrote it.
     func status(_ line: String)
+    /// An alarm that started or ended, as `JSONLines.line(for: AnalysisEvent)` wrote it; `key` names the alarm
+    /// (programme and kind), so that a reader who comes while it is on is told.
+    func alarm(_ line: String, key: String, on: Bool)
+}
+
+extension JSONLineFeed {
+    /// A feed that keeps no state sends an alarm as any other event.
+    public func alarm(_ line: String, key: String, on: Bool) { event(line) }
 }

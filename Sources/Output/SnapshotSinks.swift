@@ -70,7 +70,11 @@ public final class SnapshotSinks {
         if json || feed != nil {
             let line = JSONLines.line(for: event)
             if json { write(line + "\n") }
-            feed?.event(line)
+            if case .alarm(let kind, let on) = event.kind {
+                feed?.alarm(line, key: event.port + "/" + kind.rawValue, on: on)
+            } else {
+                feed?.event(line)
+            }
         }
         view?.note(event)
     }

@@ -52,6 +52,8 @@ public final class ScrapeState: Sendable {
         var ports: [PortCounts] = []
         var restarts = 0
         var scrapes = 0
+        /// The newest tick's time: a tick earlier than it comes from a new engine.
+        var lastTime = -Double.infinity
         /// Per programme and kind: whether the alarm is on, and how many times it started.
         var alarmsOn: [String: Set<AlarmKind>] = [:]
         var alarmStarts: [String: [AlarmKind: Int]] = [:]
@@ -75,6 +77,11 @@ public final class ScrapeState: Sendable {
     public func record(_ snapshot: Snapshot) {
         var newest: Snapshot? = snapshot
         state.withLock { state in
+            // A new engine (a restart, a rate change) counts its clips from 0 again.
+            if snapshot.time < state.lastTime {
+                for i in state.ports.indices { state.ports[i].clipsSeen = 0 }
+            }
+            state.lastTime = snapshot.time
             if state.ports.count != snapshot.ports.count
                 || zip(state.ports, snapshot.ports).contains(where: { $0.name != $1.name }) {
                 state.ports = Self.adopt(snapshot.ports, from: state.ports)
@@ -117,13 +124,11 @@ public final class ScrapeState: Sendable {
         }
     }
 
-    /// The analysis started (again) with a new engine, whose clip counts start from 0; `reconnect` (the JACK
-    /// server came back) counts as a server restart.
+    /// The analysis started (again); `reconnect` (the JACK server came back) counts as a server restart. (The new
+    /// engine's clip counts, which start from 0, are told apart by their ticks' time, which starts again too.)
     public func recordRestart(reason: String) {
-        state.withLock { state in
-            if reason == "reconnect" { state.restarts += 1 }
-            for i in state.ports.indices { state.ports[i].clipsSeen = 0 }
-        }
+        guard reason == "reconnect" else { return }
+        state.withLock { $0.restarts += 1 }
     }
 
     /// The ports of a new input list, keeping the counts of those of the same name.

@@ -34,6 +34,8 @@ final class AnalysisLoop: @unchecked Sendable {
     private let resetRequested = Atomic<Bool>(false)
     /// Loudness commands for the engine, carried out on this loop's thread (the engine changes with the rate).
     private let loudnessRequests = Mutex<[(LoudnessCommand, String?)]>([])
+    /// The programmes paused now (this thread only): a new engine at a new rate pauses them again.
+    private var pausedProgrammes = Set<String>()
     private let worker = WorkerThread(name: "jacktap-analysis")
     /// The tempo-sync outputs (MIDI beat clock, MIDI notes, OS2L, Ableton Link), driven from this thread
     /// after each poll.
@@ -106,7 +108,12 @@ final class AnalysisLoop: @unchecked Sendable {
                 defer { requests.removeAll() }
                 return requests
             }
-            for (command, programme) in commands { engine.request(command, programme: programme) }
+            for (command, programme) in commands {
+                engine.request(command, programme: programme)
+                let chosen = programme.map { [$0] } ?? engine.programmeNames
+                if command == .pause { pausedProgrammes.formUnion(chosen) }
+                if command == .resume { pausedProgrammes.subtract(chosen) }
+            }
             // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
             let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
             for consumer in consumers { consumer.willPoll() }
@@ -149,7 +156,10 @@ final class AnalysisLoop: @unchecked Sendable {
             _ = tap.takePeak(channel: channel)
             _ = tap.takeSumOfSquares(channel: channel)
         }
+        // The old engine's alarms end with it: nothing stays on that the new one does not raise again.
+        sinks.publish(engine.endAlarms(), clock: StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970))
         engine = makeEngine(Double(rate))
+        for name in pausedProgrammes { engine.request(.pause, programme: name) }
         applyLimit()
         restarted("samplerate", rate)
     }

@@ -45,6 +45,14 @@ struct Analyze: ParsableCommand {
         guard !files.isEmpty else { throw ValidationError("give at least one audio file") }
         guard period >= 16, period <= 8192 else { throw ValidationError("--period must be between 16 and 8192 frames") }
         try output.validate(analysisRate: analysis.rate)
+        if report || reportCSV {
+            guard !output.json else {
+                throw ValidationError("--report and --report-csv print their own lines: leave out --json (or run twice)")
+            }
+            guard (try? meters.chosenMeters())?.contains(.loudness) ?? false else {
+                throw ValidationError("--report needs the loudness meter, which --meters leaves out")
+            }
+        }
     }
 
     func run() throws {
@@ -52,7 +60,7 @@ struct Analyze: ParsableCommand {
         do { router = try output.makeRouter(analysisRate: analysis.rate) } catch { error.exit() }
         if files.count == 1 {
             if let failure = analyse(files[0], router: router, threads: analysis.threadCount, showProgress: true,
-                                     write: StandardOutput.write) {
+                                     csvHeader: true, write: StandardOutput.write) {
                 Failure(description: failure, code: Failure.badFile).exit()
             }
             return
@@ -68,14 +76,15 @@ struct Analyze: ParsableCommand {
             if parallelFiles == 1 { write = { StandardOutput.write($0) } } else { write = { buffer.text += $0 } }
             if output.json { write(JSONLines.line(forFile: files[index]) + "\n") }
             let failure = analyse(files[index], router: router, threads: threadsPerFile, showProgress: false,
-                                  write: write)
+                                  csvHeader: index == 0, write: write)
             printer.finish(index, text: buffer.text, error: failure.map { "jacktap: \($0)\n" })
         }
         if printer.failures > 0 { throw ExitCode(Failure.badFile) }
     }
 
     /// Analyses one file, writing its lines (or its text summary) through `write`; the failure to read it, if any.
-    func analyse(_ file: String, router: OSCRouter?, threads: Int, showProgress: Bool,
+    /// `csvHeader`: whether `--report-csv` starts with its header (the first file only).
+    func analyse(_ file: String, router: OSCRouter?, threads: Int, showProgress: Bool, csvHeader: Bool,
                  write: @escaping (String) -> Void) -> String? {
         let reader: SoundFileReader
         do { reader = try SoundFileReader(path: file) } catch { return error.description }
@@ -104,9 +113,11 @@ struct Analyze: ParsableCommand {
                                 maxMomentary: programme.maxMomentary, maxShortTerm: programme.maxShortTerm,
                                 maxTruePeak: programme.maxTruePeakDB, target: meters.loudnessTarget)
             }
-            if reports.isEmpty { write("jacktap: no loudness programme: --meters leaves loudness out\n") }
             if report { for r in reports { write(r.json() + "\n") } }
-            if reportCSV { write(([ProgrammeReport.csvHeader] + reports.map { $0.csvLine() }).joined(separator: "\n") + "\n") }
+            if reportCSV {
+                write(((csvHeader ? [ProgrammeReport.csvHeader] : []) + reports.map { $0.csvLine() })
+                    .joined(separator: "\n") + "\n")
+            }
             return nil
         }
         if output.json {

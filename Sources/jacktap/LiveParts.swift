@@ -33,6 +33,8 @@ final class LiveParts: @unchecked Sendable {
     let loudnessRequests = Mutex<[(LoudnessCommand, String?)]>([])
     /// The loudness programmes of the running analysis (empty without the loudness meter).
     let programmeNames = Mutex<[String]>([])
+    /// The programmes paused now: a new opening of the client (a server restart, more inputs) pauses them again.
+    let pausedProgrammes = Mutex<Set<String>>([])
     /// Whether the view's `p` paused every programme (it resumes them next).
     let viewPaused = Atomic<Bool>(false)
     /// Destinations from the command line or the configuration file (not subscribed ones).
@@ -90,6 +92,14 @@ final class LiveParts: @unchecked Sendable {
         let names = programmeNames.withLock { $0 }
         guard programme.map(names.contains) ?? !names.isEmpty else { return false }
         loudnessRequests.withLock { $0.append((command, programme)) }
+        let chosen = programme.map { [$0] } ?? names
+        pausedProgrammes.withLock { paused in
+            switch command {
+            case .pause: paused.formUnion(chosen)
+            case .resume: paused.subtract(chosen)
+            case .reset: break
+            }
+        }
         return true
     }
 

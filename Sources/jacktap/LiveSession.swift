@@ -308,6 +308,8 @@ struct LiveSession {
                 restarted: { reason, rate in parts.announceRestart(reason: reason, sampleRate: rate, period: live.periodFrames) })
             graph.attach(live)
             parts.programmeNames.withLock { $0 = loop.engine.programmeNames }
+            // A programme paused before the restart stays paused.
+            for name in parts.pausedProgrammes.withLock({ $0 }).sorted() { loop.requestLoudness(.pause, programme: name) }
             loop.start()
             follower.start()
             // Announced once every thread of this opening runs, so what follows the news is its figures.

@@ -211,7 +211,14 @@ struct MeterOptions: ParsableArguments {
         guard holdSeconds >= 0, holdSeconds <= 60 else { throw ValidationError("--hold must be 0 to 60 seconds") }
         guard fallRate > 0, fallRate <= 1000 else { throw ValidationError("--fall must be above 0 dB/s") }
         guard clipThreshold <= 0, clipThreshold >= -60 else { throw ValidationError("--clip-threshold must be -60 to 0 dBFS") }
-        _ = try chosenAlarms()
+        let alarmKinds = try chosenAlarms()
+        let metered = try chosenMeters()
+        if !alarmKinds.isEmpty, !metered.contains(.loudness) {
+            throw ValidationError("--alarms needs the loudness meter, which --meters leaves out")
+        }
+        if alarmKinds.contains(.truePeak), !metered.contains(.truePeak) {
+            throw ValidationError("--alarms true_peak needs the true-peak meter, which --meters leaves out")
+        }
         guard silenceSeconds > 0, silenceSeconds <= 86_400 else {
             throw ValidationError("--silence must be above 0 and at most 86400 seconds")
         }

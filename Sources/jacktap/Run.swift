@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Control
 import Output
 
@@ -121,6 +122,15 @@ struct Run: ParsableCommand {
         }
         if let metrics {
             do { _ = try ListenAddress(parsing: metrics) } catch { throw ValidationError("--metrics \(error)") }
+        }
+        if let loudnessLog {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: loudnessLog, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--loudness-log \(loudnessLog) is not a directory (make it first)")
+            }
+            guard (try? meters.chosenMeters())?.contains(.loudness) ?? false else {
+                throw ValidationError("--loudness-log needs the loudness meter, which --meters leaves out")
+            }
         }
     }
 

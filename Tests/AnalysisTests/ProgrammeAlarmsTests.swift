@@ -53,4 +53,19 @@ final class ProgrammeAlarmsTests: XCTestCase {
         XCTAssertTrue(changes(AlarmSettings(kinds: [.truePeak]), [(-23, nil), (-23, nil)]).isEmpty,
                       "no true-peak meter, no true-peak alarm")
     }
+
+    func testAPausedProgrammeRaisesNoSilenceOrOverTargetButATruePeakCounts() {
+        var alarms = ProgrammeAlarms(settings: AlarmSettings(kinds: Set(AlarmKind.allCases), silenceSeconds: 1))
+        var seen = [(AlarmKind, Bool)]()
+        for i in 1...90 {
+            // A paused break: dead air, then a jingle over the target with an over.
+            let time = Double(i) * tick
+            seen += alarms.update(time: time, shortTerm: i < 60 ? -200 : -10, truePeakDB: i == 70 ? 0 : -20, paused: true)
+        }
+        XCTAssertEqual(seen.map(\.0), [.truePeak])
+        seen = alarms.update(time: 91 * tick, shortTerm: -10, truePeakDB: -20, paused: false)
+        XCTAssertEqual(seen.map(\.0), [.overTarget], "resumed over the target: now it counts")
+        alarms.endAll()
+        XCTAssertTrue(alarms.on.isEmpty)
+    }
 }

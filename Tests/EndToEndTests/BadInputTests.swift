@@ -119,11 +119,52 @@ final class BadInputTests: XCTestCase {
             (["--program", "in_1=in_1,in_2"], "is an input's name"),
             (["--pair", "in_1"], "is not [NAME=]PORT,PORT"),
             (["--k", "16"], "--k must be 20, 14 or 12"),
+            (["--target", "-99"], "--target '-99' is not LUFS[:LU]"),
+            (["--target", "-23:x"], "--target '-23:x' is not LUFS[:LU]"),
+            (["--alarms", "silence,fire"], "unknown alarm 'fire'"),
+            (["--alarms", "true_peak", "--meters", "loudness"], "--alarms true_peak needs the true-peak meter"),
+            (["--alarms", "silence", "--meters", "truepeak"], "--alarms needs the loudness meter"),
+            (["--silence", "0"], "--silence must be above 0"),
+            (["--true-peak-max", "9"], "--true-peak-max must be -60 to +6 dBTP"),
+            (["--report", "--json"], "leave out --json"),
+            (["--report", "--meters", "truepeak"], "--report needs the loudness meter"),
         ]
         for (arguments, message) in cases {
             let run = try Tool.capture(Tool.jacktap, ["analyze", path] + arguments)
             XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }
+    }
+
+    func testFleetOptionsThatCannotWorkAreRefusedBeforeAnythingStarts() throws {
+        let cases: [([String], String)] = [
+            (["--loudness-log", "/nonexistent/jacktap-log"], "--loudness-log /nonexistent/jacktap-log is not a directory"),
+            (["--loudness-log", "/tmp", "--meters", "truepeak"], "--loudness-log needs the loudness meter"),
+            (["--metrics", "127.0.0.1:99999"], "the port must be a number from 0 to 65535"),
+            (["--target", "-14:20"], "--target '-14:20' is not LUFS[:LU]"),
+        ]
+        for (arguments, message) in cases {
+            let run = try Tool.capture(Tool.jacktap, ["--inputs", "1", "--duration", "1"] + arguments,
+                                       environment: server.environment)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+            XCTAssertFalse(try ports().contains { $0.hasPrefix("jacktap:") }, "nothing registered")
+        }
+        // A port already taken: the same clear refusal as --http's.
+        let holder = try Tool.start("python3", ["-c", """
+            import socket, sys, time
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)
+            """], stdoutPath: Tool.temporaryPath("holder.out"))
+        defer {
+            stopAndReap(holder)
+            unlink(Tool.temporaryPath("holder.out"))
+        }
+        var taken: UInt16?
+        XCTAssertTrue(waitFor { taken = UInt16((try? String(contentsOfFile: Tool.temporaryPath("holder.out"), encoding: .utf8))?
+                                                  .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""); return taken != nil })
+        let run = try Tool.capture(Tool.jacktap, ["--inputs", "1", "--duration", "1", "--metrics", "127.0.0.1:\(taken ?? 1)"],
+                                   environment: server.environment)
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("--metrics cannot listen on 127.0.0.1:\(taken ?? 1): Address already in use"), run.stderr)
     }
 }

@@ -130,6 +130,17 @@ final class MeterBridgeTests: XCTestCase {
         }
     }
 
+    func testThePageShowsAnAlarmThatStartedBeforeItOpened() throws {
+        try playTone(on: server)
+        // The tone (-6.02 dBFS, about -9 LUFS) is over EBU R128's -23 ± 1 at once.
+        let bridge = try startBridge(["--alarms", "over_target,silence"])
+        let raised = try waitForJSONLine(in: bridge.stdout) { $0["event"] as? String == "alarm" }
+        XCTAssertEqual(raised.last?["kind"] as? String, "over_target")
+        let dom = try chromium(["--dump-dom", bridge.url])
+        XCTAssertEqual(Self.figures(in: dom)["/jacktap/main/alarm"], "over_target", "the programme card names the alarm")
+        XCTAssertNotNil(dom.range(of: #"class="programme alarm""#, options: .regularExpression), "the card is marked")
+    }
+
     func testTwentyViewersEachReceiveEveryTick() throws {
         try playTone(on: server)
         let bridge = try startBridge()

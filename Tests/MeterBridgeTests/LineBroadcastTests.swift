@@ -35,6 +35,22 @@ struct LineBroadcastTests {
         #expect(broadcast.viewerCount == 0, "a finished viewer is forgotten")
     }
 
+    @Test func aViewerWhoComesWhileAnAlarmIsOnIsToldOfIt() async {
+        let broadcast = LineBroadcast()
+        let silence = "{\"t\": 11.0, \"programme\": \"main\", \"event\": \"alarm\", \"kind\": \"silence\", \"on\": true}"
+        let peakOn = "{\"t\": 12.0, \"programme\": \"main\", \"event\": \"alarm\", \"kind\": \"true_peak\", \"on\": true}"
+        let peakOff = "{\"t\": 13.0, \"programme\": \"main\", \"event\": \"alarm\", \"kind\": \"true_peak\", \"on\": false}"
+        broadcast.alarm(silence, key: "main/silence", on: true)
+        broadcast.alarm(peakOn, key: "main/true_peak", on: true)
+        broadcast.alarm(peakOff, key: "main/true_peak", on: false)
+        broadcast.tick("{\"t\": 13.5}")
+        let viewer = broadcast.addViewer()
+        broadcast.tick("{\"t\": 14.0}")
+        #expect((await Self.take(3, from: viewer.lines)) == [silence, "{\"t\": 13.5}", "{\"t\": 14.0}"],
+                "the alarm still on, not the one that ended")
+        viewer.continuation.finish()
+    }
+
     @Test func anUnchangedStatusIsNotSentAgain() async {
         let broadcast = LineBroadcast()
         let viewer = broadcast.addViewer()

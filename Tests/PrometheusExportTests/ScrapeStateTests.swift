@@ -58,9 +58,11 @@ final class ScrapeStateTests: XCTestCase {
         // A reset (SIGUSR1, /reset) starts the engine's count again: the counter carries on from 5.
         scrape.record(snapshot([reading("in_1", peak: 0, clips: 1)]))
         XCTAssertEqual(value(scrape.scrape(), "jacktap_clips_total{client=\"studio1\",port=\"in_1\""), 6)
-        // A server restart: a new engine, whose first count of 4 is all new.
+        // A server restart: a new engine, whose ticks start again at 0 and whose first count of 4 is all new.
         scrape.recordRestart(reason: "reconnect")
-        scrape.record(snapshot([reading("in_1", peak: 0, clips: 4)]))
+        var restarted = snapshot([reading("in_1", peak: 0, clips: 4)])
+        restarted.time = 0.1
+        scrape.record(restarted)
         for _ in 0..<3 {
             scrape.record(AnalysisEvent(port: "in_1", kind: .beat(count: 1, bpm: 120), time: 1, reported: 1))
         }

@@ -184,9 +184,12 @@ public final class LoudnessMeter {
         shortTermEnergy = shortTerm
         // Tech 3341: while paused, momentary and short-term keep showing the audio; nothing else takes it.
         if isPaused { return }
-        if !maximaWaitForFullWindows || measuredSubBlocks >= Self.momentarySubBlocks,
+        // After a resume the maxima take only windows wholly after it: the sub-blocks counted since, this one
+        // included unless it straddles the resume.
+        let heard = skipSubBlock ? 0 : measuredSubBlocks &+ 1
+        if !maximaWaitForFullWindows || heard >= Self.momentarySubBlocks,
            momentary > maxMomentaryEnergy { maxMomentaryEnergy = momentary }
-        if !maximaWaitForFullWindows || measuredSubBlocks >= length,
+        if !maximaWaitForFullWindows || heard >= length,
            shortTerm > maxShortTermEnergy { maxShortTermEnergy = shortTerm }
 
         if skipSubBlock {
