@@ -61,7 +61,9 @@ struct OutputOptions: ParsableArguments {
         ,key=value settings: filter=PATTERN (OSC pattern on the full address; | for several), prefix=/x, \
         rate=HZ, bundles=yes|no (or plain), scale=db|unit|byte|percent, floor=DB, ceiling=DB (unit mapping, \
         default -60, 0), attack=MS, release=MS (smoothing), broadcast, ttl=N and interface=IPV4 (multicast), \
-        maxsize=BYTES (default 1400), map=FROM>TO (rename one address, e.g. for grandMA3 or Eos). \
+        maxsize=BYTES (default 1400), map=FROM>TO (rename one address, e.g. for grandMA3 or Eos), \
+        transport=tcp (OSC 1.0 over TCP: each packet after its int32 size; connected in the background and again \
+        when the receiver restarts) and framing=slip (OSC 1.1's SLIP framing, for QLab). \
         E.g. --osc 192.168.1.255:7700,broadcast,scale=unit,filter=//level
         """, valueName: "host:port[,key=value…]"))
     var destinations: [String] = []

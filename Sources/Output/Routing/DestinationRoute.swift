@@ -8,7 +8,11 @@ import Schema
 /// only under it from then on.
 final class DestinationRoute: @unchecked Sendable {
     let settings: DestinationSettings
-    let sender: UDPSender
+    /// Where the packets go: a UDP socket, or a TCP connection kept by a thread of its own (OSC over TCP).
+    let sender: UDPSender?
+    let stream: StreamSender?
+    /// A framed packet, kept between packets.
+    private var framed: [UInt8] = []
 
     /// Seconds of audio between two sent ticks, and the half analysis period a tick may be early by.
     private let period: Double?
@@ -31,12 +35,27 @@ final class DestinationRoute: @unchecked Sendable {
     private var values: [Double] = []
     private var datagram: [UInt8] = []
 
-    /// Opens the destination's socket.
-    init(_ settings: DestinationSettings, analysisRate: Double) throws(OSCDestinationError) {
+    /// Opens the destination's socket, or starts connecting to it over TCP; `say` reports the connection.
+    init(_ settings: DestinationSettings, analysisRate: Double,
+         say: @escaping @Sendable (String) -> Void = { _ in }) throws(OSCDestinationError) {
         self.settings = settings
-        let options = UDPSender.Options(broadcast: settings.broadcast, multicastTTL: settings.ttl,
-                                        multicastInterface: settings.interface)
-        sender = try UDPSender(destinations: [settings.destination], options: options)
+        if let framing = settings.framing {
+            var stream = StreamSender.Settings(label: "OSC over TCP (\(framing == .slip ? "SLIP" : "size-prefixed"))")
+            // A receiver that restarts is found again within a second or two; what waits for it is about four
+            // seconds of ticks, and a slow one loses the oldest packets.
+            stream.retry = 0.25
+            stream.maxRetry = 2
+            stream.capacity = 128
+            self.stream = StreamSender(host: settings.destination.host, port: settings.destination.port,
+                                       settings: stream, say: say)
+            self.stream?.start()
+            sender = nil
+        } else {
+            let options = UDPSender.Options(broadcast: settings.broadcast, multicastTTL: settings.ttl,
+                                            multicastInterface: settings.interface)
+            sender = try UDPSender(destinations: [settings.destination], options: options)
+            stream = nil
+        }
         period = settings.rate.map { 1 / min($0, analysisRate) }
         tolerance = 0.5 / analysisRate
         smoother = ValueSmoother(attack: settings.attack, release: settings.release)
@@ -149,14 +168,27 @@ final class DestinationRoute: @unchecked Sendable {
         }
         if !settings.bundles {
             encoded.withUnsafeBytes { bytes in
-                for span in spans { sender.send(UnsafeRawBufferPointer(rebasing: bytes[span]), to: 0) }
+                for span in spans { send(UnsafeRawBufferPointer(rebasing: bytes[span])) }
             }
             return
         }
         for group in DatagramPacker.bundleGroups(sizes: sizes, maxSize: settings.maxSize) {
             datagram.removeAll(keepingCapacity: true)
             OSCBundle.encode(timetag: timetag, encoded: encoded, spans: spans, group, into: &datagram)
-            datagram.withUnsafeBytes { sender.send($0, to: 0) }
+            datagram.withUnsafeBytes { send($0) }
         }
     }
+
+    /// One OSC packet: a datagram, or framed onto the TCP stream.
+    private func send(_ packet: UnsafeRawBufferPointer) {
+        if let sender {
+            sender.send(packet, to: 0)
+        } else if let stream, let framing = settings.framing {
+            framed.removeAll(keepingCapacity: true)
+            framing.frame(packet, into: &framed)
+            stream.send(framed)
+        }
+    }
+
+    deinit { stream?.stop() }
 }

@@ -35,6 +35,8 @@ public struct DestinationSettings: Sendable, Equatable {
     public var addressMap: [String: String] = [:]
     /// Largest datagram, bytes: 1400 fits an Ethernet MTU with room for tunnels; ETC Eos wants 512.
     public var maxSize = 1400
+    /// OSC over TCP (`transport=tcp`, `framing=size|slip`): how each packet is framed on the stream; nil sends UDP.
+    public var framing: OSCStreamFraming?
 
     /// The smallest datagram limit: a bundle header and one small message.
     public static let minimumMaxSize = 64
@@ -129,6 +131,17 @@ public struct DestinationSettings: Sendable, Equatable {
             guard sides.count == 2, sides.allSatisfy({ $0.hasPrefix("/") && !$0.contains(where: { Self.forbiddenAddressCharacters.contains($0) }) })
             else { throw bad("FROM>TO, two OSC addresses such as /jacktap/in_1/level>/Page1/Fader201") }
             addressMap[sides[0]] = sides[1]
+        case "transport":
+            switch value?.lowercased() {
+            case "udp": framing = nil
+            case "tcp": framing = framing ?? .size
+            default: throw bad("udp or tcp")
+            }
+        case "framing":
+            guard let value, let chosen = OSCStreamFraming(rawValue: value.lowercased()) else {
+                throw bad("size (OSC 1.0: each packet after its int32 size) or slip (OSC 1.1)")
+            }
+            framing = chosen
         case "maxsize":
             maxSize = Int(try number(Double(Self.minimumMaxSize)...65_507, "bytes from \(Self.minimumMaxSize) to 65507"))
         default:

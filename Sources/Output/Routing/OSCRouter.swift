@@ -16,22 +16,28 @@ public final class OSCRouter: Sendable {
     private static let pitchWindowSuffixes = FigureSchema.all.filter { $0.instant == .pitchWindow }.map(\.suffix)
     private let analysisRate: Double
     private let routes: Mutex<[DestinationRoute]>
+    /// Reports OSC-over-TCP connections and losses.
+    private let say: @Sendable (String) -> Void
 
     /// Opens a socket per destination. `analysisRate` (ticks per second of audio) caps each destination's
     /// rate and sets how early a tick may fall and still count as due.
-    public init(_ destinations: [DestinationSettings], analysisRate: Double) throws(OSCDestinationError) {
+    /// `say` reports what happens to OSC-over-TCP connections (stderr by default).
+    public init(_ destinations: [DestinationSettings], analysisRate: Double,
+                say: @escaping @Sendable (String) -> Void = { StandardOutput.error("jacktap: \($0)\n") })
+        throws(OSCDestinationError) {
         self.analysisRate = analysisRate
+        self.say = say
         var opened = [DestinationRoute]()
         for settings in destinations {
             opened.removeAll { $0.settings.destination == settings.destination }
-            opened.append(try DestinationRoute(settings, analysisRate: analysisRate))
+            opened.append(try DestinationRoute(settings, analysisRate: analysisRate, say: say))
         }
         routes = Mutex(opened)
     }
 
     /// Adds a destination, replacing one with the same host and port (so a repeated subscribe updates it).
     public func add(_ settings: DestinationSettings) throws(OSCDestinationError) {
-        let route = try DestinationRoute(settings, analysisRate: analysisRate)
+        let route = try DestinationRoute(settings, analysisRate: analysisRate, say: say)
         routes.withLock { routes in
             routes.removeAll { $0.settings.destination == settings.destination }
             routes.append(route)
