@@ -22,14 +22,17 @@ public final class SnapshotSinks {
     let scrape: ScrapeState?
     /// Each programme's log and reports (`--loudness-log`).
     let loudnessLog: LoudnessLogFeed?
+    /// WLED's audio sync (`--wled`).
+    let wled: WLEDAudioSync?
 
     /// Sends OSC through `router` (each destination with its own settings), prints JSON lines when `json`,
     /// hands the same lines to `feed` when given, draws `view` when given; text goes to `write` (stdout unless
     /// told otherwise).
     public init(router: OSCRouter?, json: Bool, view: TerminalView?, feed: JSONLineFeed? = nil,
                 latest: LatestFigures? = nil, scrape: ScrapeState? = nil, loudnessLog: LoudnessLogFeed? = nil,
-                write: @escaping (String) -> Void = StandardOutput.write) {
+                wled: WLEDAudioSync? = nil, write: @escaping (String) -> Void = StandardOutput.write) {
         self.loudnessLog = loudnessLog
+        self.wled = wled
         self.latest = latest
         self.scrape = scrape
         self.router = router
@@ -45,6 +48,7 @@ public final class SnapshotSinks {
         router?.publish(snapshot, clock: clock)
         latest?.record(snapshot)
         scrape?.record(snapshot)
+        wled?.publish(snapshot)
         if let loudnessLog, let clock { loudnessLog.record(snapshot, wall: clock.wall + snapshot.time - clock.stream) }
         for programme in snapshot.programmes where paused[programme.name, default: false] != programme.paused {
             paused[programme.name] = programme.paused
@@ -67,6 +71,7 @@ public final class SnapshotSinks {
         router?.publish(event, timetag: timetag)
         latest?.record(event)
         scrape?.record(event)
+        wled?.note(event)
         if json || feed != nil {
             let line = JSONLines.line(for: event)
             if json { write(line + "\n") }

@@ -52,6 +52,8 @@ struct LiveSession {
     var metrics: ListenAddress? = nil
     /// The loudness target and tolerance (`--target`).
     var target = LoudnessTarget.ebuR128
+    /// WLED audio sync (`--wled`): where, and the input it follows; nil for none.
+    var wled: (destination: OSCDestination, source: String)? = nil
     /// The programmes' alarms (`--alarms`): /metrics exposes these kinds.
     var alarmKinds: Set<AlarmKind> = []
     /// Where each programme's log and reports go (`--loudness-log`); nil for none.
@@ -205,8 +207,15 @@ struct LiveSession {
         }
         // The reports of the measurements still running, once the analysis has stopped for good.
         defer { logFeed?.finish() }
+        var wledSync: WLEDAudioSync?
+        if let wled {
+            do { wledSync = try WLEDAudioSync(destination: wled.destination, source: wled.source) } catch {
+                throw Failure(description: "--wled \(error)", code: Failure.usage)
+            }
+            parts.say("WLED audio sync to \(wled.destination), from \(wled.source)")
+        }
         let sinks = SnapshotSinks(router: router, json: output.json, view: parts.view, feed: bridge?.broadcast,
-                                  latest: parts.latest, scrape: parts.scrape, loudnessLog: logFeed)
+                                  latest: parts.latest, scrape: parts.scrape, loudnessLog: logFeed, wled: wledSync)
         // OS2L outlives the client, as the OSC destinations do: a server restart keeps the connection.
         let os2lSender = os2l.map { target in OS2LSender(host: target.host, port: target.port) { parts.say($0) } }
         os2lSender?.start()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Control
+import OSC
 import Output
 
 /// The default command: tap live JACK ports.
@@ -90,6 +91,22 @@ struct Run: ParsableCommand {
         """, valueName: "host:port"))
     var metrics: String?
 
+    @Flag(help: ArgumentHelp("""
+        WLED audio sync: send WLED's audio-reactive V2 packet (level with and without gain control, a peak on \
+        each beat, 16 GEQ bands, the loudest band's level and frequency) of --wled-source once a tick to \
+        239.0.0.1:11988, the group every WLED controller set to receive audio sync listens to.
+        """))
+    var wled = false
+
+    @Option(name: .customLong("wled-to"), help: ArgumentHelp(
+        "Send WLED audio sync to HOST[:PORT] instead (one controller, or another group); implies --wled.",
+        valueName: "host[:port]"))
+    var wledTo: String?
+
+    @Option(name: .customLong("wled-source"), help: ArgumentHelp(
+        "The input WLED audio sync follows.", valueName: "in_N"))
+    var wledSource: String = "in_1"
+
     @Option(name: .customLong("loudness-log"), help: ArgumentHelp("""
         Log every loudness programme into DIR (which must exist): CLIENT-PROGRAMME.csv gets a line a second \
         (time, M, S, I, LRA, max true peak, paused), appended as it goes so that a crash loses at most a second; \
@@ -122,6 +139,14 @@ struct Run: ParsableCommand {
         }
         if let metrics {
             do { _ = try ListenAddress(parsing: metrics) } catch { throw ValidationError("--metrics \(error)") }
+        }
+        if wled || wledTo != nil {
+            do { _ = try wledDestination() } catch {
+                throw ValidationError("--wled-to \(error)")
+            }
+            guard wledSource.hasPrefix("in_"), let n = Int(wledSource.dropFirst(3)), n >= 1 else {
+                throw ValidationError("--wled-source must name an input, in_1, in_2, …")
+            }
         }
         if let loudnessLog {
             var isDirectory: ObjCBool = false
@@ -156,6 +181,9 @@ struct Run: ParsableCommand {
         session.oscQuery = oscquery.flatMap { try? ListenAddress(parsing: $0) }
         session.metrics = metrics.flatMap { try? ListenAddress(parsing: $0) }
         session.loudnessLog = loudnessLog
+        if wled || wledTo != nil {
+            session.wled = (try? wledDestination()).map { (destination: $0, source: wledSource) }
+        }
         session.target = meters.loudnessTarget
         session.alarmKinds = (try? meters.chosenAlarms()) ?? []
         session.reconnect = noReconnect ? nil : reconnect
@@ -166,6 +194,14 @@ struct Run: ParsableCommand {
         session.noteSource = sync.noteSourceIndex ?? 0
         if let file = ConfigFile.started.withLock({ $0.file }) { session.reload = { () throws(Failure) in try Self.reread(file) } }
         return session
+    }
+
+    /// Where WLED audio sync goes: `--wled-to HOST[:PORT]` (port 11988 when left out) or WLED's group.
+    func wledDestination() throws -> OSCDestination {
+        guard let wledTo else { return try OSCDestination(host: WLEDAudioSync.defaultGroup, port: WLEDAudioSync.defaultPort) }
+        let hasPort = wledTo.hasPrefix("[") ? wledTo.contains("]:") : wledTo.split(separator: ":").count == 2
+        return try OSCDestination(parsing: hasPort ? wledTo : (wledTo.contains(":") ? "[\(wledTo)]" : wledTo)
+                                      + ":\(WLEDAudioSync.defaultPort)")
     }
 
     /// SIGHUP: the configuration file read again, with the command line's own options still winning, as at
