@@ -125,7 +125,7 @@ final class LoudnessProgrammeTests: XCTestCase {
         for (i, volume) in ["0.05", "0.3", "0.1", "0.6"].enumerated() {
             let part = Tool.temporaryPath("report-step-\(i).wav")
             addTeardownBlock { unlink(part) }
-            try Tool.run("sox", ["-n", "-r", "48000", "-b", "24", "-c", "2", part, "synth", "10", "pinknoise", "vol", volume])
+            try Tool.run("sox", ["-R", "-n", "-r", "48000", "-b", "24", "-c", "2", part, "synth", "10", "pinknoise", "vol", volume])
             parts.append(part)
         }
         try Tool.run("sox", parts + [steps])
@@ -142,8 +142,17 @@ final class LoudnessProgrammeTests: XCTestCase {
             XCTAssertEqual(try XCTUnwrap(report["integrated_lufs"] as? Double), reference.integrated, accuracy: 0.05, what)
             // libebur128's own range takes a short-term value a second; Tech 3342 says every 100 ms at least.
             XCTAssertEqual(try XCTUnwrap(report["range_lu"] as? Double), reference.range_10hz, accuracy: 0.5, what)
-            XCTAssertEqual(try XCTUnwrap(report["max_true_peak_dbtp"] as? Double),
-                           try XCTUnwrap(reference.true_peak_dbtp.max()), accuracy: 0.1, what)
+            // libebur128's true peak is a 4x oversampler, which reads low where a peak falls between its points
+            // (up to 0.44 dB at 0.4 fs): as in LoudnessReferenceTests, a true peak more than 0.1 dB from it passes
+            // only within 0.1 dB of the exact band-limited peak and nearer to it than libebur128.
+            let ours = try XCTUnwrap(report["max_true_peak_dbtp"] as? Double)
+            let theirs = try XCTUnwrap(reference.true_peak_dbtp.max())
+            if abs(ours - theirs) > 0.1 {
+                // (The exact peak takes numpy a while on 40 s of stereo: only asked for when needed.)
+                let exact = try XCTUnwrap(try BandLimitedPeak.measure(path).max())
+                XCTAssert(abs(ours - exact) <= 0.1 && abs(ours - exact) < abs(theirs - exact),
+                          "\(what): true peak: ours \(ours), libebur128 \(theirs), exact \(exact) dBTP")
+            }
             XCTAssertEqual(try XCTUnwrap(report["max_momentary_lufs"] as? Double), reference.max_momentary, accuracy: 0.1, what)
             XCTAssertEqual(try XCTUnwrap(report["max_shortterm_lufs"] as? Double), reference.max_shortterm, accuracy: 0.1, what)
             XCTAssertEqual(report["target_lufs"] as? Double, -24)
