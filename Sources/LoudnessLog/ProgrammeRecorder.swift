@@ -102,10 +102,8 @@ public final class ProgrammeRecorder {
     }
 
     private func report(_ m: Measurement, reason: String) -> ProgrammeReport {
-        ProgrammeReport(client: client, programme: m.last.name, file: file, reason: reason, startWall: m.startWall,
-                        endWall: m.lastWall, startSeconds: m.startSeconds, endSeconds: m.lastSeconds,
-                        pausedSeconds: m.pausedSeconds, integrated: m.last.integrated, range: m.last.range,
-                        maxMomentary: m.last.maxMomentary, maxShortTerm: m.last.maxShortTerm,
-                        maxTruePeak: m.last.maxTruePeakDB, target: target)
+        ProgrammeReport(client: client, file: file, reason: reason, startWall: m.startWall, endWall: m.lastWall,
+                        startSeconds: m.startSeconds, endSeconds: m.lastSeconds, pausedSeconds: m.pausedSeconds,
+                        reading: m.last, target: target)
     }
 }

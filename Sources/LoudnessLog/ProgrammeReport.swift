@@ -48,6 +48,16 @@ public struct ProgrammeReport: Sendable, Equatable {
         self.target = target
     }
 
+    /// The report of a measurement whose last reading is `reading`: its name and figures come from it.
+    public init(client: String, file: String? = nil, reason: String, startWall: Double? = nil, endWall: Double? = nil,
+                startSeconds: Double, endSeconds: Double, pausedSeconds: Double, reading: ProgrammeReading,
+                target: LoudnessTarget) {
+        self.init(client: client, programme: reading.name, file: file, reason: reason, startWall: startWall,
+                  endWall: endWall, startSeconds: startSeconds, endSeconds: endSeconds, pausedSeconds: pausedSeconds,
+                  integrated: reading.integrated, range: reading.range, maxMomentary: reading.maxMomentary,
+                  maxShortTerm: reading.maxShortTerm, maxTruePeak: reading.maxTruePeakDB, target: target)
+    }
+
     public var durationSeconds: Double { endSeconds - startSeconds }
 
     /// Within the target's tolerance (EBU R128: -23 ± 1 LU for a live programme).

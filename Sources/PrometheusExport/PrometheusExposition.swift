@@ -4,20 +4,11 @@ import Schema
 /// One scrape's text, written from ``MetricSchema`` and the newest figures: the run's metrics, then each port's,
 /// programme's and pair's, in the order of the schema.
 struct PrometheusExposition {
-    /// A port's counts and maxima since the previous scrape.
-    struct PortCounts {
-        var name: String
-        var peakMax: Float?
-        var truePeakMax: Float?
-        var beats: Int
-        var clips: Int
-    }
-
     let run: ScrapeState.Run
     let session: ScrapeState.Session
     let sources: [String?]
 
-    func text(snapshot: Snapshot?, ports: [PortCounts], restarts: Int, alarmsOn: [String: Set<AlarmKind>] = [:],
+    func text(snapshot: Snapshot?, ports: [ScrapeState.PortCounts], restarts: Int, alarmsOn: [String: Set<AlarmKind>] = [:],
               alarmStarts: [String: [AlarmKind: Int]] = [:]) -> String {
         typealias M = MetricSchema
         var out = PrometheusText()

@@ -37,7 +37,8 @@ public final class ScrapeState: Sendable {
         }
     }
 
-    private struct PortCounts {
+    /// A port's counts, and its maxima since the previous scrape.
+    struct PortCounts {
         var name: String
         var peakMax: Float?
         var truePeakMax: Float?
@@ -152,9 +153,7 @@ public final class ScrapeState: Sendable {
             return taken
         }
         return PrometheusExposition(run: run, session: session(), sources: sources())
-            .text(snapshot: snapshot, ports: ports.map {
-                .init(name: $0.name, peakMax: $0.peakMax, truePeakMax: $0.truePeakMax, beats: $0.beats, clips: $0.clips)
-            }, restarts: restarts, alarmsOn: alarmsOn, alarmStarts: alarmStarts)
+            .text(snapshot: snapshot, ports: ports, restarts: restarts, alarmsOn: alarmsOn, alarmStarts: alarmStarts)
     }
 
     /// Scrapes served so far.

@@ -107,11 +107,9 @@ struct Analyze: ParsableCommand {
         let summary = engine.summary()
         if report || reportCSV {
             let reports = summary.programmes.map { programme in
-                ProgrammeReport(client: "analyze", programme: programme.name, file: file, reason: "end",
-                                startSeconds: 0, endSeconds: Double(summary.frames) / summary.sampleRate,
-                                pausedSeconds: 0, integrated: programme.integrated, range: programme.range,
-                                maxMomentary: programme.maxMomentary, maxShortTerm: programme.maxShortTerm,
-                                maxTruePeak: programme.maxTruePeakDB, target: meters.loudnessTarget)
+                ProgrammeReport(client: "analyze", file: file, reason: "end", startSeconds: 0,
+                                endSeconds: Double(summary.frames) / summary.sampleRate, pausedSeconds: 0,
+                                reading: programme, target: meters.loudnessTarget)
             }
             if report { for r in reports { write(r.json() + "\n") } }
             if reportCSV {
