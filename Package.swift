@@ -38,6 +38,10 @@ let package = Package(
         // `--loudness-log DIR` and `analyze --report`: per-second logs and reports of each programme; see Sources/LoudnessLog.
         .target(name: "LoudnessLog", dependencies: ["Analysis"]),
         .target(name: "Output", dependencies: ["Analysis", "DSP", "LoudnessLog", "OSC", "PrometheusExport", "Schema", "Spawn"]),
+        // `--dmx`: mapped figures as DMX universes over sACN (E1.31) and Art-Net; see Sources/Lighting.
+        .target(name: "Lighting", dependencies: [
+            "OSC", "Output", "Schema", "Spawn", .product(name: "Yams", package: "Yams"),
+        ]),
         .target(name: "JackHost", dependencies: ["CJack", "DSP", "Spawn"]),
         // `--listen`: OSC control input (subscribe, reset, connect, query); see Sources/Control.
         .target(name: "Control", dependencies: ["Analysis", "OSC", "Output", "JackHost"]),
@@ -68,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "LoudnessLog", "PrometheusExport", "Schema", "ServiceDiscovery", "Sync",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "LoudnessLog", "PrometheusExport", "Schema", "ServiceDiscovery", "Sync", "Lighting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -83,6 +87,7 @@ let package = Package(
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport", "TestSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "ToolSupport"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
+        .testTarget(name: "LightingTests", dependencies: ["Lighting", "OSC", "Output", "Schema", "ToolSupport"]),
         .testTarget(name: "ServiceDiscoveryTests", dependencies: ["ServiceDiscovery"]),
         .testTarget(name: "LoudnessLogTests", dependencies: ["LoudnessLog", "Analysis"]),
         .testTarget(name: "PrometheusExportTests", dependencies: ["PrometheusExport", "Analysis", "Schema", "ToolSupport"]),

@@ -23,8 +23,9 @@ public final class UDPEndpoint: Sendable {
     }
 
     /// Binds a blocking UDP socket to `host` (an address or a name; its first IPv4 address, else IPv6) and
-    /// `port` (0 lets the kernel choose), with a receive that gives up after `receiveTimeout` seconds.
-    public init(host: String, port: UInt16, receiveTimeout: Double) throws(UDPEndpointError) {
+    /// `port` (0 lets the kernel choose), with a receive that gives up after `receiveTimeout` seconds. With
+    /// `sharedPort`, other sockets that ask for the same may bind the port too (SO_REUSEADDR).
+    public init(host: String, port: UInt16, receiveTimeout: Double, sharedPort: Bool = false) throws(UDPEndpointError) {
         let found: [SocketAddress]
         switch Syscalls.resolveUDP(host: host, port: port, passive: true) {
         case .success(let addresses): found = addresses
@@ -40,7 +41,8 @@ public final class UDPEndpoint: Sendable {
         case .success(let descriptor): fd = descriptor
         case .failure(let error): throw .bindFailed(address: named, reason: error.description)
         }
-        let configured = Syscalls.bind(fd, to: address)
+        let configured = (sharedPort ? Syscalls.enableAddressReuse(fd) : .success(()))
+            .flatMap { _ in Syscalls.bind(fd, to: address) }
             .flatMap { _ in Syscalls.setReceiveTimeout(fd, seconds: receiveTimeout) }
             .flatMap { _ in Syscalls.localAddress(fd) }
         switch configured {
@@ -64,6 +66,17 @@ public final class UDPEndpoint: Sendable {
         case .failure(let error):
             return error.rawValue == Syscalls.wouldBlock || error.rawValue == Syscalls.interrupted ? .nothing : .failed
         }
+    }
+
+    /// This host's IPv4 address on the way to `peer` (the routing table's choice, found by connecting a UDP
+    /// socket, which sends nothing), nil when there is no route or `peer` is not IPv4.
+    public static func localIPv4(toward peer: SocketAddress) -> [UInt8]? {
+        guard peer.ipv4Bytes != nil, case .success(let fd) = Syscalls.udpSocket(family: peer.family) else { return nil }
+        defer { Syscalls.close(fd) }
+        guard case .success = Syscalls.connect(fd, to: peer), case .success(let local) = Syscalls.localAddress(fd) else {
+            return nil
+        }
+        return local.ipv4Bytes
     }
 
     /// Sends `bytes` as one datagram to `address` without waiting; returns whether the kernel took it whole.

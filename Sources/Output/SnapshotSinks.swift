@@ -24,13 +24,18 @@ public final class SnapshotSinks {
     let loudnessLog: LoudnessLogFeed?
     /// WLED's audio sync (`--wled`).
     let wled: WLEDAudioSync?
+    /// Outputs that follow figures by address (`--dmx`).
+    let followers: [FigureFollower]
+    private let unprefixed = OSCPublisher(prefix: "")
 
     /// Sends OSC through `router` (each destination with its own settings), prints JSON lines when `json`,
     /// hands the same lines to `feed` when given, draws `view` when given; text goes to `write` (stdout unless
     /// told otherwise).
     public init(router: OSCRouter?, json: Bool, view: TerminalView?, feed: JSONLineFeed? = nil,
                 latest: LatestFigures? = nil, scrape: ScrapeState? = nil, loudnessLog: LoudnessLogFeed? = nil,
-                wled: WLEDAudioSync? = nil, write: @escaping (String) -> Void = StandardOutput.write) {
+                wled: WLEDAudioSync? = nil, followers: [FigureFollower] = [],
+                write: @escaping (String) -> Void = StandardOutput.write) {
+        self.followers = followers
         self.loudnessLog = loudnessLog
         self.wled = wled
         self.latest = latest
@@ -49,12 +54,17 @@ public final class SnapshotSinks {
         latest?.record(snapshot)
         scrape?.record(snapshot)
         wled?.publish(snapshot)
+        if !followers.isEmpty {
+            let messages = unprefixed.messages(for: snapshot)
+            for follower in followers { follower.follow(tick: messages) }
+        }
         if let loudnessLog, let clock { loudnessLog.record(snapshot, wall: clock.wall + snapshot.time - clock.stream) }
         for programme in snapshot.programmes where paused[programme.name, default: false] != programme.paused {
             paused[programme.name] = programme.paused
-            let message = OSCPublisher(prefix: "").pausedMessage(programme: programme.name, paused: programme.paused)
+            let message = unprefixed.pausedMessage(programme: programme.name, paused: programme.paused)
             router?.publish(immediate: message)
             latest?.record(news: message)
+            for follower in followers { follower.follow(change: message) }
         }
         if json || feed != nil {
             let line = JSONLines.line(for: snapshot)
@@ -66,9 +76,14 @@ public final class SnapshotSinks {
 
     /// Publishes one event at once, in a datagram of its own: a bundle timetagged with the instant the event
     /// describes (`timetag`: a beat's predicted wall-clock time, so that receivers that honour timetags act on
-    /// the beat), or a plain message for destinations that take plain messages. Never rate-limited.
-    public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately) {
+    /// the beat), or a plain message for destinations that take plain messages. Never rate-limited. `instant`
+    /// is the same time in Unix seconds, for the followers (a DMX flash starts then).
+    public func publish(_ event: AnalysisEvent, timetag: OSCTimetag = .immediately, instant: Double? = nil) {
         router?.publish(event, timetag: timetag)
+        if !followers.isEmpty {
+            let messages = unprefixed.messages(for: event)
+            for follower in followers { follower.follow(event: messages, instant: instant) }
+        }
         latest?.record(event)
         scrape?.record(event)
         wled?.note(event)

@@ -121,7 +121,7 @@ enum ConfigFile {
             }
             if userArguments.contains(where: { $0 == "--" + key || $0.hasPrefix("--" + key + "=") }) { continue }
             do throws(ConfigValueError) {
-                tokens += try ConfigValues.tokens(key: key, kind: kind, value: value, table: own)
+                tokens += try ConfigValues.tokens(key: key, kind: kind, value: value, table: own, file: file)
             } catch {
                 throw fail("key '\(key)': \(error.message)")
             }

@@ -8,14 +8,16 @@ struct ConfigValueError: Error {
 /// Turns one YAML value into `--key=value` tokens: a scalar into one, a list into one per item; a flag
 /// takes true/false; an `osc` destination may be a mapping {host, port, filter, scale, …}, written back in
 /// the `HOST:PORT,key=value` syntax; another mapping becomes one `NAME=VALUE` token per entry (`program`,
-/// `pair`).
+/// `pair`); the `dmx` list becomes `--dmx=FILE`, the file itself.
 enum ConfigValues {
     static let truths = ["true", "yes", "on"]
     static let falsities = ["false", "no", "off"]
 
-    static func tokens(key: String, kind: ConfigOptionTable.Kind, value: Node, table: ConfigOptionTable)
+    static func tokens(key: String, kind: ConfigOptionTable.Kind, value: Node, table: ConfigOptionTable, file: String)
         throws(ConfigValueError) -> [String]
     {
+        // The DMX mapping stays in the file, where its errors can name their lines: `--dmx` reads it from there.
+        if key == "dmx", case .sequence = value { return ["--dmx=" + file] }
         switch kind {
         case .flag:
             guard let text = value.scalar?.string.lowercased() else { throw ConfigValueError(message: "expected true or false") }
@@ -31,7 +33,7 @@ enum ConfigValues {
                 return ["--\(key)=\(scalar.string)"]
             case .sequence(let items):
                 var tokens = [String]()
-                for item in items { tokens += try Self.tokens(key: key, kind: kind, value: item, table: table) }
+                for item in items { tokens += try Self.tokens(key: key, kind: kind, value: item, table: table, file: file) }
                 return tokens
             case .mapping(let entries):
                 if key == "osc" { return ["--osc=" + (try destination(entries))] }

@@ -3,12 +3,13 @@ import Control
 import Foundation
 import Glibc
 import JackHost
+import Lighting
 import LoudnessLog
 import MeterBridge
-import PrometheusExport
-import ServiceDiscovery
 import OSC
 import Output
+import PrometheusExport
+import ServiceDiscovery
 import Sync
 
 /// A live run: jacktap's inputs on the JACK server, connected to their sources, analysed and published until
@@ -54,6 +55,8 @@ struct LiveSession {
     var target = LoudnessTarget.ebuR128
     /// WLED audio sync (`--wled`): where, and the input it follows; nil for none.
     var wled: (destination: OSCDestination, source: String)? = nil
+    /// DMX universes (`--dmx`); none when empty.
+    var dmx: [DMXUniverseMap] = []
     /// The programmes' alarms (`--alarms`): /metrics exposes these kinds.
     var alarmKinds: Set<AlarmKind> = []
     /// Where each programme's log and reports go (`--loudness-log`); nil for none.
@@ -214,8 +217,27 @@ struct LiveSession {
             }
             parts.say("WLED audio sync to \(wled.destination), from \(wled.source)")
         }
+        var dmxOutput: DMXOutput?
+        if !dmx.isEmpty {
+            do { dmxOutput = try DMXOutput(universes: dmx, clientName: clientName) { parts.say($0) } } catch {
+                throw Failure(description: "--dmx \(error)", code: Failure.usage)
+            }
+            dmxOutput?.start()
+            parts.say("DMX: " + dmx.map(\.description).joined(separator: ", "))
+        }
+        let dmxStarted = Date()
+        defer {
+            if let dmxOutput {
+                dmxOutput.stop()
+                let seconds = max(Date().timeIntervalSince(dmxStarted), 1e-3)
+                for (universe, frames) in zip(dmxOutput.universes, dmxOutput.sent) {
+                    parts.say("DMX \(universe.description): \(frames) frames, \(String(format: "%.1f", Double(frames) / seconds)) a second")
+                }
+            }
+        }
         let sinks = SnapshotSinks(router: router, json: output.json, view: parts.view, feed: bridge?.broadcast,
-                                  latest: parts.latest, scrape: parts.scrape, loudnessLog: logFeed, wled: wledSync)
+                                  latest: parts.latest, scrape: parts.scrape, loudnessLog: logFeed, wled: wledSync,
+                                  followers: dmxOutput.map { [$0] } ?? [])
         // OS2L outlives the client, as the OSC destinations do: a server restart keeps the connection.
         let os2lSender = os2l.map { target in OS2LSender(host: target.host, port: target.port) { parts.say($0) } }
         os2lSender?.start()

@@ -17,7 +17,8 @@ extension SnapshotSinks {
             case .snapshot(let snapshot):
                 publish(snapshot, clock: clock)
             case .event(let event):
-                publish(event, timetag: clock?.timetag(at: event.time) ?? .immediately)
+                publish(event, timetag: clock?.timetag(at: event.time) ?? .immediately,
+                        instant: clock.map { $0.wall + event.time - $0.stream })
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
 import Control
+import Foundation
+import Lighting
 import OSC
 import Output
 
@@ -107,6 +108,18 @@ struct Run: ParsableCommand {
         "The input WLED audio sync follows.", valueName: "in_N"))
     var wledSource: String = "in_1"
 
+    @Option(help: ArgumentHelp("""
+        DMX out over sACN (E1.31) and Art-Net to fixtures and nodes, as FILE's `dmx:` list maps it (a --config \
+        file may hold the list under the key dmx): per universe the protocol, number, receiver (sACN's multicast \
+        group or Art-Net's broadcast by default), priority and rate (at most 44 frames a second); per channel a \
+        figure of the reference (its path, an argument of a multi-value one, 8 or 16 bits, from/to on a linear, \
+        log or gamma curve, attack and release) or a flash or toggle on an event. A frame goes out when the \
+        slots change and every 0.9 s when they do not; ArtPoll is answered; sACN universes end with three \
+        stream-terminated packets. A mapping that cannot work stops jacktap at the start, naming its line. \
+        docs/outputs.md has the format.
+        """, valueName: "file"))
+    var dmx: String?
+
     @Option(name: .customLong("loudness-log"), help: ArgumentHelp("""
         Log every loudness programme into DIR (which must exist): CLIENT-PROGRAMME.csv gets a line a second \
         (time, M, S, I, LRA, max true peak, paused), appended as it goes so that a crash loses at most a second; \
@@ -148,6 +161,7 @@ struct Run: ParsableCommand {
                 throw ValidationError("--wled-source must name an input, in_1, in_2, …")
             }
         }
+        if let dmx { _ = try Self.dmxUniverses(dmx) }
         if let loudnessLog {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: loudnessLog, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -184,6 +198,7 @@ struct Run: ParsableCommand {
         if wled || wledTo != nil {
             session.wled = (try? wledDestination()).map { (destination: $0, source: wledSource) }
         }
+        session.dmx = dmx.flatMap { try? Self.dmxUniverses($0) } ?? []
         session.target = meters.loudnessTarget
         session.alarmKinds = (try? meters.chosenAlarms()) ?? []
         session.reconnect = noReconnect ? nil : reconnect
@@ -194,6 +209,15 @@ struct Run: ParsableCommand {
         session.noteSource = sync.noteSourceIndex ?? 0
         if let file = ConfigFile.started.withLock({ $0.file }) { session.reload = { () throws(Failure) in try Self.reread(file) } }
         return session
+    }
+
+    /// The universes `--dmx FILE` maps, or the error naming the line that cannot work.
+    static func dmxUniverses(_ file: String) throws -> [DMXUniverseMap] {
+        let text: String
+        do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+            throw ValidationError("--dmx cannot read '\(file)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
+        }
+        do { return try DMXMapParser.parse(text, file: file) } catch { throw ValidationError("--dmx \(error)") }
     }
 
     /// Where WLED audio sync goes: `--wled-to HOST[:PORT]` (port 11988 when left out) or WLED's group.

@@ -91,7 +91,7 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The IPv4 address's four bytes, most significant first; nil for IPv6.
-    var ipv4Bytes: [UInt8]? {
+    public var ipv4Bytes: [UInt8]? {
         guard let address = ipv4Address else { return nil }
         let value = UInt32(bigEndian: address.s_addr)
         return [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]

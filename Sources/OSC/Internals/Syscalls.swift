@@ -74,6 +74,13 @@ enum Syscalls {
         return setOption(fd, level: SOL_SOCKET, name: SO_BROADCAST, value: &on)
     }
 
+    /// `setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, 1)`: a well-known port (Art-Net's 6454) that another program on
+    /// the same host may also listen on; a broadcast reaches every socket bound to it with the option.
+    static func enableAddressReuse(_ fd: Int32) -> Result<Void, Errno> {
+        var on: Int32 = 1
+        return setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: &on)
+    }
+
     /// `setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, ttl)` (or `IPV6_MULTICAST_HOPS` for IPv6): how many
     /// routers a multicast datagram may cross. Linux's default is 1 (ip(7)), the local subnet only.
     static func setMulticastTTL(_ fd: Int32, family: Int32, ttl: UInt8) -> Result<Void, Errno> {
