@@ -259,6 +259,12 @@ struct LiveSession {
         if let router, !router.destinations.isEmpty {
             parts.say("OSC to \(router.destinations.map(\.destination.description).joined(separator: ", "))")
         }
+        defer {
+            for count in router?.streamCounts ?? [] {
+                parts.say("OSC over TCP to \(count.destination): \(count.sent) packets sent, \(count.dropped) dropped (the "
+                          + "oldest, while the receiver was away or slow)")
+            }
+        }
 
         let controls = MainLoopControls(parts: parts, keys: keys, reload: reload, poll: poll)
         var reason = "start"

@@ -59,9 +59,14 @@ final class OSCOverTCPTests: XCTestCase {
         try playTone(on: server)
         let closed = Tool.freeTCPPort()
         let run = try Tool.capture(Tool.jacktap, ["e2e-tone:out_1", "--osc", "127.0.0.1:\(closed),framing=slip", "--json",
-                                                  "--duration", "2"], environment: server.environment)
+                                                  "--duration", "6"], environment: server.environment)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(tickLines(jsonLines(run.stdout)).count, 60, "all 30 ticks per second of audio came out")
+        XCTAssertEqual(tickLines(jsonLines(run.stdout)).count, 180, "all 30 ticks per second of audio came out")
+        // 128 packets wait; the 180 ticks' packets beyond them were dropped, the oldest first, and counted.
+        let counts = try XCTUnwrap(run.stderr.split(separator: "\n").first { $0.contains("OSC over TCP to 127.0.0.1:\(closed):") })
+        XCTAssertTrue(counts.contains(": 0 packets sent, "), String(counts))
+        let dropped = try XCTUnwrap(Int(counts.split(separator: " ").drop { $0 != "sent," }.dropFirst().first ?? ""))
+        XCTAssertGreaterThanOrEqual(dropped, 180 - 128, String(counts))
         XCTAssertTrue(run.stderr.contains("OSC over TCP (SLIP): cannot connect to 127.0.0.1:\(closed): Connection refused"), run.stderr)
         XCTAssertTrue(run.stderr.contains("trying again"), run.stderr)
     }

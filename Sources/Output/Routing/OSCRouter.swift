@@ -55,6 +55,13 @@ public final class OSCRouter: Sendable {
     }
 
     /// The destinations, in the order they were added.
+    /// Each TCP destination's packets sent and dropped so far (the oldest, while its receiver was away or slow).
+    public var streamCounts: [(destination: OSCDestination, sent: Int, dropped: Int)] {
+        routes.withLock { routes in
+            routes.compactMap { route in route.stream.map { (route.settings.destination, $0.sent, $0.dropped) } }
+        }
+    }
+
     public var destinations: [DestinationSettings] {
         routes.withLock { $0.map(\.settings) }
     }
