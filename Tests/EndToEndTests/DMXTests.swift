@@ -237,6 +237,25 @@ final class DMXTests: XCTestCase {
         XCTAssertEqual(median(holds), 0.1, accuracy: 0.03, "each flash lasts its hold")
     }
 
+    /// Nothing listens on the receiver's port: every send fails (ICMP port unreachable), and every tick still
+    /// comes out, on time, with the frames counted.
+    func testAReceiverThatIsDownNeitherStopsNorSlowsJacktap() throws {
+        let server = try privateServer()
+        try playTone(on: server)
+        let closed = Tool.freeUDPPort()
+        let map = try mapFile("""
+            dmx:
+              - {universe: 1, to: "127.0.0.1:\(closed)", rate: 44, channels: {1-48: /jacktap/in_1/bands}}
+              - {protocol: artnet, universe: 1, to: "127.0.0.1:\(closed)", rate: 44, channels: {1-48: /jacktap/in_1/bands}}
+            """)
+        let run = try Tool.capture(Tool.jacktap, ["e2e-tone:out_1", "--dmx", map, "--json", "--duration", "3"],
+                                   environment: server.environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(jsonLines(run.stdout).filter { $0["in_1"] != nil }.count, 90, "all 30 ticks per second of audio came out")
+        XCTAssertTrue(run.stderr.contains("DMX sACN universe 1 to 127.0.0.1:\(closed): "), run.stderr)
+        XCTAssertTrue(run.stderr.contains("DMX Art-Net universe 1 to 127.0.0.1:\(closed): "), run.stderr)
+    }
+
     func testArtPollIsAnsweredWithAReplyPerUniverse() throws {
         let namespace = try loopbackNamespace()
         let server = try privateServer()
