@@ -69,10 +69,16 @@ let package = Package(
         // Tempo sync: MIDI beat clock, MIDI notes, Ableton Link and OS2L, each a TempoConsumer the analysis loop
         // drives after every poll; see Sources/Sync.
         .target(name: "Sync", dependencies: ["Analysis", "DSP", "Output", "CLink"]),
+        // The live runtime: the session and its reconnects, the parts that outlive each opening of the JACK client,
+        // the analysis loop and the main loop's controls; the executable parses options and wires; see Sources/Live.
+        .target(name: "Live", dependencies: [
+            "Analysis", "Control", "DSP", "JackHost", "Lighting", "LoudnessLog", "MeterBridge", "OSC", "Output",
+            "PrometheusExport", "ServiceDiscovery", "Spawn", "Sync",
+        ]),
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "LoudnessLog", "PrometheusExport", "Schema", "ServiceDiscovery", "Sync", "Lighting",
+                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "LoudnessLog", "PrometheusExport", "Schema", "ServiceDiscovery", "Sync", "Lighting", "Live",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -87,6 +93,7 @@ let package = Package(
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport", "TestSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "ToolSupport"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
+        .testTarget(name: "LiveTests", dependencies: ["Live", "Analysis", "Control", "DSP", "JackHost", "Output"]),
         .testTarget(name: "LightingTests", dependencies: ["Lighting", "OSC", "Output", "Schema", "ToolSupport"]),
         .testTarget(name: "ServiceDiscoveryTests", dependencies: ["ServiceDiscovery"]),
         .testTarget(name: "LoudnessLogTests", dependencies: ["LoudnessLog", "Analysis"]),

@@ -1,6 +1,7 @@
 import Analysis
 import ArgumentParser
 import AudioFile
+import Live
 import LoudnessLog
 import OSC
 import Output
@@ -57,7 +58,7 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         let router: OSCRouter?
-        do { router = try output.makeRouter(analysisRate: analysis.rate) } catch { error.exit() }
+        do { router = try output.live.makeRouter(analysisRate: analysis.rate) } catch { error.exit() }
         if files.count == 1 {
             if let failure = analyse(files[0], router: router, threads: analysis.threadCount, showProgress: true,
                                      csvHeader: true, write: StandardOutput.write) {

@@ -2,6 +2,7 @@ import Analysis
 import ArgumentParser
 import AudioFile
 import Foundation
+import Live
 
 /// `jacktap beat-features FILE OUT`: the learned beat activation's input, frame by frame, as the rhythm
 /// tracker computes it on the file's first channel, for `eval/train-beat-network` (hidden from the help: a

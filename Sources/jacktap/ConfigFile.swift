@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Live
 import Output
 import Synchronization
 import Yams

@@ -1,7 +1,9 @@
+import Analysis
 import ArgumentParser
 import DSP
 import Foundation
 import JackHost
+import Live
 
 /// `jacktap demo`: everything at work with nothing but the installed packages.
 struct Demo: ParsableCommand {
@@ -51,8 +53,11 @@ struct Demo: ParsableCommand {
         defer { generator.stop() }
         var output = self.output
         if output.destinations.isEmpty { output.destinations = ["127.0.0.1:9000"] }
-        let session = LiveSession(clientName: "jacktap", sources: generator.outputNames, globs: [], inputCount: 0,
-                                  analysis: analysis.config, output: output, meters: meters, quiet: quiet, duration: duration)
+        let meters = meters
+        var session = LiveSession(clientName: "jacktap", sources: generator.outputNames, globs: [], inputCount: 0,
+                                  analysis: analysis.config, output: output.live, meterConfig: { (ports: [String]) throws(Failure) -> MeterConfig in try meters.config(ports: ports) },
+                                  quiet: quiet, duration: duration)
+        session.version = Jacktap.versionText
         try session.run()
     }
 }

@@ -3,6 +3,7 @@ import AudioFile
 import DSP
 import Foundation
 import JackHost
+import Live
 import Output
 
 /// `jacktap generate`: the built-in test signals as a standalone JACK source.

@@ -2,6 +2,9 @@ import ArgumentParser
 
 /// `jacktap`: meter and analyse JACK ports, send what is measured as OSC.
 struct Jacktap: ParsableCommand {
+    /// The version a control query and /metrics report.
+    static var versionText: String { configuration.version.isEmpty ? "unreleased" : configuration.version }
+
     static let configuration = CommandConfiguration(
         commandName: "jacktap",
         abstract: "Meter and analyse JACK audio ports; send levels, bands, loudness, pitch, onsets and beats as OSC.",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import JackHost
+import Live
 import OSC
 import Output
 import Session

@@ -2,6 +2,7 @@ import Analysis
 import ArgumentParser
 import DSP
 import Foundation
+import Live
 import OSC
 import Output
 
@@ -107,14 +108,9 @@ struct OutputOptions: ParsableArguments {
         }
     }
 
-    /// The router for the destinations, nil when there are none. A refused socket is a usage error.
-    func makeRouter(analysisRate: Double) throws(Failure) -> OSCRouter? {
-        do {
-            let settings = try destinationSettings()
-            return settings.isEmpty ? nil : try OSCRouter(settings, analysisRate: analysisRate)
-        } catch {
-            throw Failure(description: "--osc \(error)", code: Failure.usage)
-        }
+    /// What the live runtime takes of these options (the destinations were checked by `validate`).
+    var live: LiveOutput {
+        LiveOutput(destinations: (try? destinationSettings()) ?? [], prefix: prefix, bundles: !noBundles, json: json)
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import JackHost
+import Live
 import Output
 
 /// `jacktap ports`: what can be tapped, and what is connected to what.

@@ -1,5 +1,6 @@
 import Foundation
 import JackHost
+import Live
 import Spawn
 
 /// The private dummy-backend JACK server of `jack/private-server`, for `demo` when no server is reachable.

@@ -1,7 +1,9 @@
+import Analysis
 import ArgumentParser
 import Control
 import Foundation
 import Lighting
+import Live
 import OSC
 import Output
 
@@ -187,9 +189,11 @@ struct Run: ParsableCommand {
 
     /// The live session these options describe.
     func session() -> LiveSession {
+        let meters = meters
         var session = LiveSession(clientName: name, sources: sources + namedSources, globs: globs, inputCount: inputs,
-                                  analysis: analysis.config, output: output, meters: meters, quiet: quiet,
-                                  duration: duration, listen: listen.flatMap { try? ListenAddress(parsing: $0) })
+                                  analysis: analysis.config, output: output.live, meterConfig: { (ports: [String]) throws(Failure) -> MeterConfig in try meters.config(ports: ports) },
+                                  quiet: quiet, duration: duration, listen: listen.flatMap { try? ListenAddress(parsing: $0) })
+        session.version = Jacktap.versionText
         session.wait = wait
         session.http = http.flatMap { try? ListenAddress(parsing: $0) }
         session.oscQuery = oscquery.flatMap { try? ListenAddress(parsing: $0) }

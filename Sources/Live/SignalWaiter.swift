@@ -4,7 +4,7 @@ import Glibc
 /// maxima) are blocked in every thread and taken synchronously with sigtimedwait, so no signal handler ever
 /// runs inside libjack or the analysis thread.
 /// Must be installed before any thread is created (libjack creates its threads in jack_client_open).
-enum SignalWaiter {
+public enum SignalWaiter {
     static func signalSet() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
@@ -13,13 +13,13 @@ enum SignalWaiter {
     }
 
     /// Blocks the stop signals in this thread and every thread created after.
-    static func install() {
+    public static func install() {
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     /// The signal that is pending, if any, without waiting.
-    static func pending() -> Int32? {
+    public static func pending() -> Int32? {
         var set = signalSet()
         var zero = timespec(tv_sec: 0, tv_nsec: 0)
         let signal = sigtimedwait(&set, nil, &zero)

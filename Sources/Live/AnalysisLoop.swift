@@ -19,7 +19,7 @@ import Synchronization
 /// `@unchecked Sendable`: the engine and sinks are touched only by the thread `start` creates; other threads
 /// only call `stop`, `requestReset` and read the atomics.
 final class AnalysisLoop: @unchecked Sendable {
-    let live: LiveTap
+    let live: any LiveAudio
     let sinks: SnapshotSinks
     /// Builds the engine for a sample rate (Hz) and a frame limit (`--duration`).
     let makeEngine: (Double) -> AnalysisEngine
@@ -31,6 +31,7 @@ final class AnalysisLoop: @unchecked Sendable {
     private var analysedBefore = 0.0
     private let analysedBits = Atomic<UInt64>(0)
     private let limitReached = Atomic<Bool>(false)
+    private let ended = Atomic<Bool>(false)
     private let resetRequested = Atomic<Bool>(false)
     /// Loudness commands for the engine, carried out on this loop's thread (the engine changes with the rate).
     private let loudnessRequests = Mutex<[(LoudnessCommand, String?)]>([])
@@ -42,7 +43,7 @@ final class AnalysisLoop: @unchecked Sendable {
     private let consumers: [TempoConsumer]
     private let beatSourceIndex: Int?
 
-    init(live: LiveTap, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil, noteSource: Int? = nil,
+    init(live: any LiveAudio, sinks: SnapshotSinks, limitSeconds: Double?, beatSource: Int? = nil, noteSource: Int? = nil,
          os2l: OS2LSender? = nil, link: LinkPeer? = nil,
          makeEngine: @escaping (Double) -> AnalysisEngine, restarted: @escaping (String, Int) -> Void) {
         beatSourceIndex = beatSource.flatMap { live.inputNames.indices.contains($0) ? $0 : nil }
@@ -74,6 +75,9 @@ final class AnalysisLoop: @unchecked Sendable {
 
     /// Seconds of audio analysed, across rate changes.
     var analysedSeconds: Double { Double(bitPattern: analysedBits.load(ordering: .acquiring)) }
+
+    /// True once the thread has published its last snapshot: after a stop, or by itself when the server went away.
+    var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
     /// True once `--duration`'s audio has been analysed.
     var reachedLimit: Bool { limitReached.load(ordering: .acquiring) }
@@ -137,6 +141,7 @@ final class AnalysisLoop: @unchecked Sendable {
             let wait = MidiClockOutput.leadSeconds + 4 * Double(live.periodFrames) / Double(max(live.sampleRate, 1))
             for consumer in consumers { consumer.finish(engine: engine, wait: wait) }
         }
+        ended.store(true, ordering: .releasing)
     }
 
     /// A new engine at `rate`; the frames waiting in the ring are dropped unread.

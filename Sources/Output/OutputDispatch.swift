@@ -1,7 +1,6 @@
 import Analysis
 import Foundation
 import OSC
-import Output
 
 extension SnapshotSinks {
     /// Publishes one poll's ticks and events in stream order, each at once.
@@ -11,7 +10,7 @@ extension SnapshotSinks {
     /// from the stream position the engine has analysed up to (`clock.stream`, "now" in the audio) and the time
     /// of that wake-up (`clock.wall`, Unix seconds): a beat announced 20 ms ahead is timetagged 20 ms in the
     /// future, so receivers that honour timetags act on the beat. A file has no wall clock: immediate.
-    func publish(_ outputs: [AnalysisOutput], clock: StreamClock? = nil) {
+    public func publish(_ outputs: [AnalysisOutput], clock: StreamClock? = nil) {
         for output in outputs {
             switch output {
             case .snapshot(let snapshot):

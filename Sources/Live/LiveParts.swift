@@ -13,14 +13,14 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the port follower's thread calls `say`; everything it touches is a mutex or an
 /// atomic. `control` and `feed` are set once, before any other thread starts.
-final class LiveParts: @unchecked Sendable {
-    let router: OSCRouter?
+public final class LiveParts: @unchecked Sendable {
+    public let router: OSCRouter?
     let status: SessionStatus
-    let plan: SharedSourcePlan
+    public let plan: SharedSourcePlan
     let view: TerminalView?
     let quiet: Bool
     /// The control input's session, when `--listen` is given.
-    var control: ControlSession?
+    public var control: ControlSession?
     /// The meter bridge's lines, when `--http` is given: the status goes there as well as to the destinations.
     var feed: JSONLineFeed?
     /// The newest figures for OSCQuery, when `--oscquery` is given: the run's news goes there too.

@@ -23,64 +23,74 @@ import Sync
 /// with the same OSC paths (`/restarted s:"reconnect"`, then `/status s:"running"`). A source that appears
 /// after more sources than inputs asks for another input: the client is reopened with one more
 /// (`/restarted s:"inputs"`).
-struct LiveSession {
+public struct LiveSession {
     /// What a reread configuration (SIGHUP) may change without reopening the client.
-    struct Reloaded {
-        var destinations: [DestinationSettings]
-        var sources: [String]
-        var globs: [String]
+    public struct Reloaded {
+        public var destinations: [DestinationSettings]
+        public var sources: [String]
+        public var globs: [String]
         /// Options that changed but need a restart to take effect (kept as they were).
-        var needRestart: [String]
+        public var needRestart: [String]
+
+        public init(destinations: [DestinationSettings], sources: [String], globs: [String], needRestart: [String]) {
+            self.destinations = destinations
+            self.sources = sources
+            self.globs = globs
+            self.needRestart = needRestart
+        }
     }
 
-    var clientName: String
-    var sources: [String]
-    var globs: [String]
-    var inputCount: Int
-    var analysis: AnalysisConfig
-    var output: OutputOptions
-    var meters: MeterOptions
-    var quiet: Bool
+    public var clientName: String
+    public var sources: [String]
+    public var globs: [String]
+    public var inputCount: Int
+    public var analysis: AnalysisConfig
+    public var output: LiveOutput
+    /// The meter settings for the inputs of an opening, by their names (a programme naming no input is an error).
+    public var meterConfig: @Sendable ([String]) throws(Failure) -> MeterConfig
+    /// The version a control query reports.
+    public var version = "unreleased"
+    public var quiet: Bool
     /// Stop after this many seconds of audio; nil runs until a stop signal.
-    var duration: Double? = nil
+    public var duration: Double? = nil
     /// Where the OSC control input listens (`--listen`); nil for none.
-    var listen: ListenAddress? = nil
+    public var listen: ListenAddress? = nil
     /// Where the meter bridge listens (`--http`); nil for none.
-    var http: ListenAddress? = nil
+    public var http: ListenAddress? = nil
     /// Where the OSCQuery server listens (`--oscquery`); nil for none.
-    var oscQuery: ListenAddress? = nil
+    public var oscQuery: ListenAddress? = nil
     /// Where `GET /metrics` alone is served (`--metrics`); nil for none (`--http` serves it too).
-    var metrics: ListenAddress? = nil
+    public var metrics: ListenAddress? = nil
     /// The loudness target and tolerance (`--target`).
-    var target = LoudnessTarget.ebuR128
+    public var target = LoudnessTarget.ebuR128
     /// WLED audio sync (`--wled`): where, and the input it follows; nil for none.
-    var wled: (destination: OSCDestination, source: String)? = nil
+    public var wled: (destination: OSCDestination, source: String)? = nil
     /// DMX universes (`--dmx`); none when empty.
-    var dmx: [DMXUniverseMap] = []
+    public var dmx: [DMXUniverseMap] = []
     /// The programmes' alarms (`--alarms`): /metrics exposes these kinds.
-    var alarmKinds: Set<AlarmKind> = []
+    public var alarmKinds: Set<AlarmKind> = []
     /// Where each programme's log and reports go (`--loudness-log`); nil for none.
-    var loudnessLog: String? = nil
+    public var loudnessLog: String? = nil
     /// Wait for the server and for named sources instead of failing (`--wait`; always under NSM).
-    var wait = false
+    public var wait = false
     /// Seconds between attempts to reach a server that went away; nil exits 74 (`--no-reconnect`).
-    var reconnect: Double? = 1
+    public var reconnect: Double? = 1
     /// Rereads the configuration file (SIGHUP); nil when there is none, and SIGHUP then stops jacktap.
-    var reload: (() throws(Failure) -> Reloaded)? = nil
+    public var reload: (() throws(Failure) -> Reloaded)? = nil
     /// Told the parts that outlive the client once they exist (NSM saves them).
-    var started: ((LiveParts) -> Void)? = nil
+    public var started: ((LiveParts) -> Void)? = nil
     /// Called from the main loop about every 50 ms (NSM's messages); returns true to stop the session.
-    var poll: (() -> Bool)? = nil
+    public var poll: (() -> Bool)? = nil
     /// JACK MIDI outputs to register (`clock` for `--midi-clock`).
-    var midiOutputs: [String] = []
+    public var midiOutputs: [String] = []
     /// The input (0-based) whose beat tracker drives the MIDI clock and OS2L (`--beat-source`).
-    var beatSource = 0
+    public var beatSource = 0
     /// The input (0-based) whose pitch tracker `--midi-notes` plays (`--note-source`).
-    var noteSource = 0
+    public var noteSource = 0
     /// Where OS2L beat messages go (`--os2l`); nil for none.
-    var os2l: (host: String, port: UInt16)? = nil
+    public var os2l: (host: String, port: UInt16)? = nil
     /// Ableton Link (`--link`, `--link-follow`, `--link-quantum`); nil for none.
-    var link: (quantum: Double, follow: Bool)? = nil
+    public var link: (quantum: Double, follow: Bool)? = nil
 
     /// Gives the terminal back (raw keys off, the alternate screen left), from any thread.
     struct TerminalRestore: @unchecked Sendable {
@@ -97,7 +107,23 @@ struct LiveSession {
     enum Ending { case stop, serverGone, moreInputs }
 
     /// Runs until stopped; returns normally on a clean stop, throws a `Failure` otherwise.
-    func run() throws(Failure) {
+    /// A session with what every run names; the rest keeps its default until set.
+    public init(clientName: String, sources: [String], globs: [String], inputCount: Int, analysis: AnalysisConfig,
+                output: LiveOutput, meterConfig: @escaping @Sendable ([String]) throws(Failure) -> MeterConfig,
+                quiet: Bool, duration: Double? = nil, listen: ListenAddress? = nil) {
+        self.clientName = clientName
+        self.sources = sources
+        self.globs = globs
+        self.inputCount = inputCount
+        self.analysis = analysis
+        self.output = output
+        self.meterConfig = meterConfig
+        self.quiet = quiet
+        self.duration = duration
+        self.listen = listen
+    }
+
+    public func run() throws(Failure) {
         guard !(sources.isEmpty && globs.isEmpty && inputCount == 0) else {
             throw Failure(description: """
                 nothing to tap: name source ports (jacktap system:capture_1), match them (--connect 'system:*'), \
@@ -118,7 +144,7 @@ struct LiveSession {
         var control: ControlServer?
         if let listen, let router {
             let session = ControlSession(router: router, graph: graph, prefix: output.prefix,
-                                         bundles: !output.noBundles, version: Self.version,
+                                         bundles: output.bundles, version: version,
                                          requestReset: { parts.resetRequests.store(true, ordering: .releasing) },
                                          requestLoudness: { parts.requestLoudness($0, programme: $1) })
             do { control = try ControlServer(listen: listen, session: session) } catch {
@@ -131,7 +157,7 @@ struct LiveSession {
         if http != nil || metrics != nil {
             let status = parts.status, plan = parts.plan
             parts.scrape = ScrapeState(
-                run: .init(client: clientName, version: Self.version, target: target,
+                run: .init(client: clientName, version: version, target: target,
                            alarms: AlarmKind.allCases.filter(alarmKinds.contains)),
                 session: {
                     .init(running: status.state == .running, xruns: status.xruns, periodsDropped: status.overruns)
@@ -289,7 +315,7 @@ struct LiveSession {
             }, 1)
             let names = (1...count).map { "in_\($0)" }
             let meterConfig: MeterConfig
-            do { meterConfig = try meters.config(ports: names) } catch {
+            do { meterConfig = try self.meterConfig(names) } catch {
                 client.close()
                 throw error
             }
@@ -414,11 +440,6 @@ struct LiveSession {
 
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
-    }
-
-    /// The version a control query reports.
-    static var version: String {
-        Jacktap.configuration.version.isEmpty ? "unreleased" : Jacktap.configuration.version
     }
 
     /// OSCQuery's server (`_oscjson._tcp`) and the control input (`_osc._udp`) announced by multicast DNS, under

@@ -1,0 +1,11 @@
+import ArgumentParser
+import Live
+import Output
+
+extension Failure {
+    /// Prints the message and exits.
+    func exit() -> Never {
+        StandardOutput.error("jacktap: \(description)\n")
+        Jacktap.exit(withError: ExitCode(code))
+    }
+}
