@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "DSP"),
         // The learned beat activation's weights ship as a resource (eval/train-beat-network writes them).
-        .target(name: "Analysis", dependencies: ["DSP", "CFFTW"], resources: [.copy("Rhythm/beat-activation.jtnn")]),
+        .target(name: "Analysis", dependencies: ["DSP", "CFFTW", "Schema"], resources: [.copy("Rhythm/beat-activation.jtnn")]),
         .target(name: "OSC", dependencies: ["Spawn"]),
         .target(name: "Spawn"),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
@@ -37,17 +37,24 @@ let package = Package(
         .target(name: "PrometheusExport", dependencies: ["Analysis", "Schema"]),
         // `--loudness-log DIR` and `analyze --report`: per-second logs and reports of each programme; see Sources/LoudnessLog.
         .target(name: "LoudnessLog", dependencies: ["Analysis"]),
-        .target(name: "Output", dependencies: ["Analysis", "DSP", "LoudnessLog", "OSC", "PrometheusExport", "Schema", "Spawn"]),
+        // What jacktap sends, by what it is: OSC out (the publisher, each destination's route, TCP streams, the newest
+        // figures), JSON lines, the terminal view; Output fans each tick and event out to all of them.
+        .target(name: "OSCOut", dependencies: ["Analysis", "OSC", "Schema", "Spawn"]),
+        .target(name: "JSONOut", dependencies: ["Analysis", "OSC", "Schema", "Spawn"]),
+        .target(name: "TerminalOut", dependencies: ["Analysis", "DSP", "Schema", "Spawn"]),
+        .target(name: "Output", dependencies: [
+            "Analysis", "JSONOut", "LoudnessLog", "OSC", "OSCOut", "PrometheusExport", "Schema", "Spawn", "TerminalOut",
+        ]),
         // `--dmx`: mapped figures as DMX universes over sACN (E1.31) and Art-Net; see Sources/Lighting.
         .target(name: "Lighting", dependencies: [
             "OSC", "Output", "Schema", "Spawn", .product(name: "Yams", package: "Yams"),
         ]),
         .target(name: "JackHost", dependencies: ["CJack", "DSP", "Spawn"]),
         // `--listen`: OSC control input (subscribe, reset, connect, query); see Sources/Control.
-        .target(name: "Control", dependencies: ["Analysis", "OSC", "Output", "JackHost"]),
+        .target(name: "Control", dependencies: ["Analysis", "OSC", "OSCOut", "JackHost"]),
         // `--http`: the meter bridge, a page and a WebSocket stream of the `--json` lines; see Sources/MeterBridge.
         .target(name: "MeterBridge", dependencies: [
-            "Output", "OSC", "PrometheusExport", "Schema",
+            "JSONOut", "OSC", "OSCOut", "PrometheusExport", "Schema",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -68,23 +75,23 @@ let package = Package(
         ),
         // Tempo sync: MIDI beat clock, MIDI notes, Ableton Link and OS2L, each a TempoConsumer the analysis loop
         // drives after every poll; see Sources/Sync.
-        .target(name: "Sync", dependencies: ["Analysis", "DSP", "Output", "CLink"]),
+        .target(name: "Sync", dependencies: ["Analysis", "DSP", "OSCOut", "Spawn", "CLink"]),
         // The live runtime: the session and its reconnects, the parts that outlive each opening of the JACK client,
         // the analysis loop and the main loop's controls; the executable parses options and wires; see Sources/Live.
         .target(name: "Live", dependencies: [
-            "Analysis", "Control", "DSP", "JackHost", "Lighting", "LoudnessLog", "MeterBridge", "OSC", "Output",
-            "PrometheusExport", "ServiceDiscovery", "Spawn", "Sync",
+            "Analysis", "Control", "DSP", "JackHost", "JSONOut", "Lighting", "LoudnessLog", "MeterBridge", "OSC",
+            "OSCOut", "Output", "PrometheusExport", "ServiceDiscovery", "Spawn", "Sync", "TerminalOut",
         ]),
         .executableTarget(
             name: "jacktap",
             dependencies: [
-                "DSP", "Analysis", "OSC", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "LoudnessLog", "PrometheusExport", "Schema", "ServiceDiscovery", "Sync", "Lighting", "Live",
+                "DSP", "Analysis", "OSC", "OSCOut", "JSONOut", "Output", "JackHost", "AudioFile", "Spawn", "Control", "Session", "CLink", "MeterBridge", "LoudnessLog", "PrometheusExport", "Schema", "ServiceDiscovery", "Sync", "Lighting", "Live",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         // `make bench`: the tap and analysis benchmarks (Benchmarks/run sets them beside a C reference).
-        .executableTarget(name: "jacktap-bench", dependencies: ["DSP", "Analysis", "LoudnessLog", "Output", "OSC", "PrometheusExport"], path: "Benchmarks/Sources/jacktap-bench"),
+        .executableTarget(name: "jacktap-bench", dependencies: ["DSP", "Analysis", "JSONOut", "LoudnessLog", "OSC", "OSCOut", "PrometheusExport"], path: "Benchmarks/Sources/jacktap-bench"),
         // Test-only: counts heap allocations made on the calling thread (see Sources/TestSupport).
         .target(name: "TestSupport"),
         // Test-only: starts private JACK servers (jack/private-server) and runs reference tools.
@@ -93,14 +100,16 @@ let package = Package(
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "DSP", "AudioFile", "ToolSupport", "TestSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "ToolSupport"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema"]),
-        .testTarget(name: "LiveTests", dependencies: ["Live", "Analysis", "Control", "DSP", "JackHost", "Output"]),
+        .testTarget(name: "LiveTests", dependencies: ["Live", "Analysis", "Control", "DSP", "JackHost", "OSCOut", "Output"]),
         .testTarget(name: "LightingTests", dependencies: ["Lighting", "OSC", "Output", "Schema", "ToolSupport"]),
         .testTarget(name: "ServiceDiscoveryTests", dependencies: ["ServiceDiscovery"]),
         .testTarget(name: "LoudnessLogTests", dependencies: ["LoudnessLog", "Analysis"]),
         .testTarget(name: "PrometheusExportTests", dependencies: ["PrometheusExport", "Analysis", "Schema", "ToolSupport"]),
-        .testTarget(name: "OutputTests", dependencies: ["Output", "Analysis", "DSP", "OSC", "Schema", "ToolSupport"]),
-        .testTarget(name: "ControlTests", dependencies: ["Control", "Output", "OSC", "Schema"]),
-        .testTarget(name: "MeterBridgeTests", dependencies: ["MeterBridge", "Output", "Analysis", "OSC", "Schema"]),
+        .testTarget(name: "OutputTests", dependencies: [
+            "Output", "OSCOut", "JSONOut", "TerminalOut", "Sync", "Analysis", "DSP", "OSC", "Schema", "ToolSupport",
+        ]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "OSCOut", "OSC", "Schema"]),
+        .testTarget(name: "MeterBridgeTests", dependencies: ["MeterBridge", "OSCOut", "JSONOut", "Analysis", "OSC", "Schema"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "OSC", "ToolSupport"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "DSP", "TestSupport", "ToolSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["jacktap", "Schema", "ToolSupport"], exclude: ["Fixtures"]),

@@ -1,6 +1,6 @@
 import Analysis
 import OSC
-import Output
+import OSCOut
 import Synchronization
 
 /// Carries out control commands on a live session: the router's destinations, the JACK graph around

@@ -1,5 +1,5 @@
 import OSC
-import Output
+import OSCOut
 import Synchronization
 
 /// What JACK is doing to the session, for `/status` once a second, the control input's `query` and the

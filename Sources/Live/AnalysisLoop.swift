@@ -1,9 +1,10 @@
-import Spawn
 import Analysis
 import Dispatch
 import Foundation
 import JackHost
+import OSCOut
 import Output
+import Spawn
 import Sync
 import Synchronization
 

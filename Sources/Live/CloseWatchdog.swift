@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Output
+import Spawn
 import Synchronization
 
 /// Bounds the last close of the JACK client when jacktap is stopping. jackd2 writes notifications to each

@@ -1,4 +1,4 @@
-import Output
+import OSCOut
 
 /// Where a live run's figures go, as the command line gave it: the OSC destinations with their settings, the
 /// prefix and bundle mode of the control input's subscriptions, and whether `--json` lines go to stdout.

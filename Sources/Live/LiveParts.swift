@@ -1,11 +1,14 @@
 import Analysis
 import Control
 import Foundation
+import JSONOut
 import JackHost
-import PrometheusExport
 import OSC
-import Output
+import OSCOut
+import PrometheusExport
+import Spawn
 import Synchronization
+import TerminalOut
 
 /// The parts of a live session that outlive each opening of the JACK client: the OSC router, the status,
 /// the source plan, the terminal view, the control input's session. Messages about the session go through

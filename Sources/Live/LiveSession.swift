@@ -7,10 +7,13 @@ import Lighting
 import LoudnessLog
 import MeterBridge
 import OSC
+import OSCOut
 import Output
 import PrometheusExport
 import ServiceDiscovery
+import Spawn
 import Sync
+import TerminalOut
 
 /// A live run: jacktap's inputs on the JACK server, connected to their sources, analysed and published until
 /// a stop signal, `q` or `--duration`. Used by the default command, by `demo` and under NSM.

@@ -2,7 +2,7 @@ import Control
 import Foundation
 import Glibc
 import JackHost
-import Output
+import TerminalOut
 
 /// The main thread of a live session: signals, keys, NSM's messages, the once-a-second `/status`, the
 /// view's heading; and the conditions that end one opening of the client (a stop, the server gone, more

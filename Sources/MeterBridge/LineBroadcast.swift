@@ -1,4 +1,4 @@
-import Output
+import JSONOut
 import Synchronization
 
 /// The analysis thread's lines handed to the meter bridge's viewers: the newest tick for `GET /snapshot.json`,

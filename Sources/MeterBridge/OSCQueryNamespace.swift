@@ -1,6 +1,5 @@
 import Foundation
 import OSC
-import Output
 import Schema
 
 /// jacktap's OSC address space as OSCQuery describes it (Vidvox's OSCQuery proposal, 1.0): a tree of nodes with

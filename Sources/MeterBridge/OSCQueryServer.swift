@@ -1,8 +1,8 @@
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdCore
 import NIOCore
-import Output
+import OSCOut
 
 /// `--oscquery`: jacktap's address space for OSCQuery clients (Chataigne, TouchDesigner, ossia score, VRChat-style
 /// tools), read-only but for the control input's commands. `GET /` (or any address, `/jacktap/in_1`) answers the

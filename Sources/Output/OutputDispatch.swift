@@ -1,6 +1,7 @@
 import Analysis
 import Foundation
 import OSC
+import OSCOut
 
 extension SnapshotSinks {
     /// Publishes one poll's ticks and events in stream order, each at once.

@@ -1,8 +1,12 @@
 import Analysis
 import Glibc
+import JSONOut
 import LoudnessLog
-import PrometheusExport
 import OSC
+import OSCOut
+import PrometheusExport
+import Spawn
+import TerminalOut
 
 /// Where snapshots go: OSC destinations, JSON lines on stdout, the meter bridge's viewers, the terminal view. Used by the analysis
 /// thread only (live) or the main thread (files), never by the real-time callback.
@@ -103,30 +107,4 @@ public final class SnapshotSinks {
     public func finish(_ summary: RunSummary) {
         if json { write(JSONLines.line(for: summary) + "\n") }
     }
-}
-
-/// Unbuffered writes to stdout and stderr, retried until complete.
-public enum StandardOutput {
-    /// Writes `text` to stdout.
-    public static func write(_ text: String) { write(text, to: 1) }
-    /// Writes `text` to stderr.
-    public static func error(_ text: String) { write(text, to: 2) }
-
-    static func write(_ text: String, to fd: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += n
-            }
-        }
-    }
-
-    /// Whether `fd` is a terminal.
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 }

@@ -1,5 +1,4 @@
 import Analysis
-import Output
 
 /// OS2L (`--os2l`) as a tempo-sync output: the beat source's beats, once its tracker has confirmed a pulse, handed
 /// to the sender's thread; the first beat of each confirmed pulse is a change.

@@ -1,10 +1,13 @@
 import Analysis
 import ArgumentParser
 import AudioFile
+import JSONOut
 import Live
 import LoudnessLog
 import OSC
+import OSCOut
 import Output
+import Spawn
 import Synchronization
 
 /// `jacktap analyze FILE…`: the live analysis over audio files, as fast as the machine allows.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Live
-import Output
+import Spawn
 import Synchronization
 import Yams
 

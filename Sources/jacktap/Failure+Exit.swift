@@ -1,6 +1,6 @@
 import ArgumentParser
 import Live
-import Output
+import Spawn
 
 extension Failure {
     /// Prints the message and exits.

@@ -4,7 +4,6 @@ import DSP
 import Foundation
 import JackHost
 import Live
-import Output
 
 /// `jacktap generate`: the built-in test signals as a standalone JACK source.
 struct Generate: ParsableCommand {

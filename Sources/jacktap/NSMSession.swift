@@ -4,8 +4,9 @@ import Glibc
 import JackHost
 import Live
 import OSC
-import Output
+import OSCOut
 import Session
+import Spawn
 import Yams
 
 /// jacktap under the New Session Manager (NSM_URL set): it announces itself before it touches JACK, waits for

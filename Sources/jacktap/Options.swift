@@ -4,7 +4,7 @@ import DSP
 import Foundation
 import Live
 import OSC
-import Output
+import OSCOut
 
 /// Options shared by the live tap and `analyze`: what is computed.
 struct AnalysisOptions: ParsableArguments {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import JackHost
 import Live
-import Output
+import Spawn
 
 /// `jacktap ports`: what can be tapped, and what is connected to what.
 struct Ports: ParsableCommand {

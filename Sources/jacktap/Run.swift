@@ -5,6 +5,7 @@ import Foundation
 import Lighting
 import Live
 import OSC
+import OSCOut
 import Output
 
 /// The default command: tap live JACK ports.

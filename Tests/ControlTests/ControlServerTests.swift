@@ -1,7 +1,7 @@
 import Control
 import Glibc
 import OSC
-import Output
+import OSCOut
 import XCTest
 
 /// The control socket: replies go back to the sender, malformed and unknown packets are counted and

@@ -1,6 +1,6 @@
 import Control
 import OSC
-import Output
+import OSCOut
 import Synchronization
 import XCTest
 

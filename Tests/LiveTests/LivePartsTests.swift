@@ -1,6 +1,6 @@
 import Control
 import JackHost
-import Output
+import OSCOut
 import Testing
 @testable import Live
 

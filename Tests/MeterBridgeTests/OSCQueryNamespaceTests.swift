@@ -1,10 +1,10 @@
 import Analysis
 import DSP
-@testable import MeterBridge
 import OSC
-import Output
+import OSCOut
 import Schema
 import XCTest
+@testable import MeterBridge
 
 /// The OSCQuery tree written from the schema and the newest figures: where each node sits, what it says, and that
 /// its VALUE is what OSC sent.

@@ -1,7 +1,7 @@
 import Analysis
 import DSP
 import Foundation
-import Output
+import JSONOut
 import XCTest
 
 /// Every kind of line `--json` prints is byte for byte what jacktap printed when it formatted each value with

@@ -1,7 +1,7 @@
 import Analysis
 import DSP
 import Foundation
-import Output
+import JSONOut
 import XCTest
 
 final class JSONLinesTests: XCTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Output
+@testable import JSONOut
 import XCTest
 
 /// JSONText writes numbers as C's `%.Nf` does, byte for byte (printf, through String(format:), is the

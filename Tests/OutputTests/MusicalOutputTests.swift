@@ -1,8 +1,9 @@
 import Analysis
 import DSP
 import Foundation
+import JSONOut
 import OSC
-import Output
+import OSCOut
 import XCTest
 
 /// Pitch, tempo, phase, band groups and events, as the OSC messages and JSON lines of issue 4 describe them.

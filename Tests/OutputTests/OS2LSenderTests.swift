@@ -1,5 +1,5 @@
 import Foundation
-import Output
+import Sync
 import Synchronization
 import ToolSupport
 import XCTest

@@ -1,7 +1,7 @@
 import Analysis
 import DSP
 import OSC
-import Output
+import OSCOut
 import Schema
 import XCTest
 

@@ -1,6 +1,7 @@
 import Analysis
 import DSP
 import Foundation
+import JSONOut
 import Output
 import Synchronization
 import XCTest

@@ -1,8 +1,8 @@
-@testable import Analysis
 import DSP
 import Foundation
-@testable import Output
+@testable import TerminalOut
 import XCTest
+@testable import Analysis
 
 final class TerminalViewTests: XCTestCase {
     private let esc = "\u{1B}"

@@ -1,7 +1,7 @@
 import Analysis
 import Foundation
+import JSONOut
 import LoudnessLog
-import Output
 import PrometheusExport
 
 /// A tick of `ports` ports with the broadcast meters' figures and one programme, for the scrape benchmark.

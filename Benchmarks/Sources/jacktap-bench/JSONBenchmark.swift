@@ -1,8 +1,8 @@
 import Analysis
 import DSP
 import Foundation
+import JSONOut
 import OSC
-import Output
 
 /// A tick of `ports` ports with every field `--json` writes by default (bands, pitch, note, tempo, phase),
 /// values spread like real ones.

@@ -1,7 +1,8 @@
 import Analysis
 import Glibc
+import JSONOut
 import OSC
-import Output
+import OSCOut
 
 /// CPU share of one core that sending `ports` ports' ticks as OSC takes at `ticksPerSecond`, through the router to
 /// one destination on loopback (a socket this benchmark binds and drains between the timed runs, so no send

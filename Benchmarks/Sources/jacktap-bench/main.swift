@@ -1,9 +1,9 @@
 // Benchmarks of jacktap's real-time tap and analysis, printed as tab-separated rows for Benchmarks/run,
 // which sets them beside the C reference loop measured in the same run.
-import Output
 import Analysis
 import DSP
 import Glibc
+import JSONOut
 
 /// Monotonic time in nanoseconds.
 func now() -> UInt64 {

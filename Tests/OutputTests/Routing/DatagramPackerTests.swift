@@ -1,6 +1,6 @@
 import Analysis
 import OSC
-import Output
+import OSCOut
 import XCTest
 
 /// Ticks split into bundles that each fit the datagram limit, with every message kept in order.

@@ -1,5 +1,5 @@
 import OSC
-import Output
+import OSCOut
 import XCTest
 
 /// `HOST:PORT,key=value…`: every key, the defaults, and errors that name the key.

@@ -1,7 +1,7 @@
 import Analysis
 import Glibc
 import OSC
-import Output
+import OSCOut
 import XCTest
 
 /// The router's destinations can be added and removed while it publishes (a control input's subscribe).

@@ -1,7 +1,7 @@
 import Analysis
 import DSP
 import OSC
-import Output
+import OSCOut
 import XCTest
 
 /// Live bundles say which instant their values describe, and a destination can rename addresses for consoles

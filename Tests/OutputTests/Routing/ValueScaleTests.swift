@@ -1,5 +1,5 @@
+import OSCOut
 import Schema
-import Output
 import XCTest
 
 /// The mappings issue 5 defines: dB → floor..ceiling → 0..1, clamped; byte = round(255·v); percent = 100·v.

@@ -118,12 +118,3 @@ public struct OSCPublisher: Sendable {
         return groups.map { group in .bundle(OSCBundle(timetag: .immediately, messages[group].map { .message($0) })) }
     }
 }
-
-extension ProgrammeReading {
-    /// The figures with what the schema declares of them, in the order of the messages and of the JSON keys
-    /// (each figure's leaf).
-    public static func fields(_ p: ProgrammeReading) -> [(Figure, Float)] {
-        zip(FigureSchema.programmeLoudness,
-            [p.momentary, p.shortTerm, p.integrated, p.range, p.maxMomentary, p.maxShortTerm]).map { ($0, $1) }
-    }
-}

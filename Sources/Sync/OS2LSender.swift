@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import OSC
+import OSCOut
 import Spawn
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Analysis
 import OSC
 import Schema
+import Spawn
 import Synchronization
 
 /// Sends each tick and event to every destination the way that destination wants it (``DestinationSettings``):
