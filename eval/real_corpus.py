@@ -14,6 +14,9 @@ tempo changes, each with its beats (and bars, where they are defined) derived ex
 - Tracker modules from Debian packages (tracker), rendered by eval/modrender.c with libopenmpt, which logs every
   row's start: beats every rows-per-beat rows from each pattern start.
 - LMMS's demo projects (lmms), rendered by lmms: beats from the project's bpm and time signature.
+- Pieces composed by eval/generated_music.py (generated), seeded: solo piano, strings, pads, guitars, choir,
+  woodwinds, brass and small ensembles in 2/4, 3/4, 4/4 and 6/8, through the three soundfonts and the sox chain:
+  beats from the tempo map they were written on.
 
 Every item has a `source` and a `song` (shared by all renders of one piece); split() gives its side of the
 train / held-out split from eval/real_split.json (eval/real_split.py). LICENCES holds each source's packages and
@@ -77,7 +80,7 @@ class RealItem:
     downbeats: list = None  # None where the truth has no bars
     bpm: float = None  # the steady tempo, None where it changes
     changes: list = field(default_factory=list)  # indices into beats where the tempo changes
-    source: str = None  # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms
+    source: str = None  # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated
     song: str = None  # shared by every render (kit, soundfont, augmentation, humanize) of one piece
 
     @property
@@ -712,6 +715,43 @@ def lmms_render_whole(path, raw):
     atomic_write(raw, make)
 
 
+# ---------------------------------------------------------------- generated pieces (generated_music.py)
+
+GENERATED_COUNT = 120
+
+
+def generated_items():
+    """GENERATED_COUNT pieces composed by generated_music.py (solo piano, strings, pads, guitars, choir,
+    woodwinds, brass, small ensembles; 2/4, 3/4, 4/4, 6/8; 40-240 BPM, some with a tempo step or ramp), one render
+    each through a soundfont drawn per piece and, for three in four, the seeded sox chain (`-room`)."""
+    import generated_music
+    out = []
+    for n in range(GENERATED_COUNT):
+        song = f"gen-{n:03d}"
+        piece = generated_music.Piece(song)
+        rng = random.Random(f"render:{song}")
+        font = rng.choice(sorted(SOUNDFONTS))
+        augmented = rng.random() < 0.75
+        name = f"{song}-{font}" + ("-room" if augmented else "")
+        beats, downbeats, steady, changes = piece.truth()
+        out.append(RealItem(name, "generated", generated_render(piece, font, name if augmented else None), beats,
+                            downbeats, steady, changes, source="generated", song=song))
+    return out
+
+
+def generated_render(piece, font, seed):
+    def render(out_path):
+        end = piece.end_seconds()
+        with tempfile.TemporaryDirectory() as scratch:
+            mid, raw = os.path.join(scratch, "in.mid"), os.path.join(scratch, "raw.wav")
+            piece.song().write(mid, end=end)
+            run(["fluidsynth", "-ni", "-q", "-F", raw, "-r", str(RATE), "-T", "wav", "-O", "float",
+                 SOUNDFONTS[font], mid], timeout=600)
+            finish_item(raw, out_path, 0.0, end, seed=seed)
+
+    return render
+
+
 # ---------------------------------------------------------------- the corpus
 
 # Where each source's material comes from, and its licence (from /usr/share/doc/PACKAGE/copyright): the beat
@@ -728,6 +768,8 @@ LICENCES = {
     "tracker": {"tecnoballz-data": "GPL-3+", "heroes-sound-tracks": "GPL-2+", "gl-117-data": "GPL-2",
                 "pingus-data": "GPL-2+", "freedroid-data": "GPL-2+", "biniax2-data": "Zlib"},
     "lmms": {"lmms-common": "GPL-2+ (the demo projects; samples GPL-2+, LGPL, CC-BY-SA-3/4, per file)"},
+    "generated": {"jacktap (eval/generated_music.py)": "the project's own", "fluid-soundfont-gm": "MIT",
+                  "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
 }
 
 _ITEMS = None
@@ -758,6 +800,7 @@ def items():
     out += midi_debian_items()
     out += tracker_items()
     out += lmms_items()
+    out += generated_items()
     names = [i.name for i in out]
     if len(set(names)) != len(names):
         raise RuntimeError("two items share a name")
