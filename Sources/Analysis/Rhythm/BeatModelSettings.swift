@@ -44,17 +44,16 @@ public struct BeatModelSettings: Sendable, Equatable {
     /// The learned activation's: madmom's observation model (Krebs, Böck and Widmer 2015: the first 1/16 of a
     /// beat are beat states, a non-beat state expects 1/16); no preferred range, step detector or bar weighting:
     /// the network's activation says which pulse is the beat. A tempo prior from the data: the log-normal of the
-    /// training part's tempi (centre 111.3 BPM, standard deviation 0.608 octave, weighted by duration, as
-    /// eval/train-beat-network printed them for the training part with the generated source; 132 BPM and 0.345
-    /// octave before it), at 1 nat per second and squared deviation. The cost was chosen on the training part of
-    /// eval/real before the generated source (beat F, 113 items): without the prior 0.850, with it 0.862 (3 nats:
-    /// 0.846); the step detector on top changed nothing there (0.862).
+    /// training part's tempi (centre 132 BPM, standard deviation 0.345 octave, weighted by duration, as
+    /// eval/train-beat-network prints them), at 1 nat per second and squared deviation. Chosen on the training
+    /// part of eval/real (beat F, 113 items): without the prior 0.850, with it 0.862 (3 nats: 0.846); the step
+    /// detector on top changed nothing there (0.862).
     public static let learned: BeatModelSettings = {
         var settings = BeatModelSettings(
             beatFraction: 1.0 / 16, beatFrames: 2, neutralActivation: 1.0 / 16, activationFloor: 1e-4,
             outsidePenalty: 0, outsideSlope: 0, detectsSteps: false, barCost: 0)
-        settings.tempoPriorBPM = 111.3
-        settings.tempoPriorOctaves = 0.608
+        settings.tempoPriorBPM = 132
+        settings.tempoPriorOctaves = 0.345
         settings.tempoPriorCost = 1
         return settings
     }()
