@@ -17,7 +17,12 @@ final class DMXTests: XCTestCase {
         let receiver = "jacktap-dmx-r-\(tag)", sender = "jacktap-dmx-s-\(tag)"
         for name in [receiver, sender] {
             _ = try Tool.run("ip", ["netns", "add", name])
-            addTeardownBlock { _ = try? Tool.run("ip", ["netns", "delete", name]) }
+            addTeardownBlock {
+                // Whatever still runs inside (an olad that an OLA client started by itself) goes with it.
+                let pids = (try? Tool.capture("ip", ["netns", "pids", name]).stdout) ?? ""
+                for pid in pids.split(separator: "\n").compactMap({ Int32($0) }) { kill(pid, SIGKILL) }
+                _ = try? Tool.run("ip", ["netns", "delete", name])
+            }
             _ = try Tool.run("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"])
         }
         func inside(_ name: String, _ arguments: [String]) throws { _ = try Tool.run("ip", ["netns", "exec", name] + arguments) }
@@ -48,6 +53,11 @@ final class DMXTests: XCTestCase {
         _ = try Tool.run("chown", ["-R", "nobody", config])
         _ = try background("ip", ["netns", "exec", namespace, "runuser", "-u", "nobody", "--", "olad", "-c", config,
                                   "--no-register-with-dns-sd", "-l", "1"])
+        // OLA's command-line clients start an olad of their own when none answers on its RPC port (9010): ask
+        // only once this one does.
+        let probe = "import socket; socket.create_connection(('127.0.0.1', 9010), timeout=1).close()"
+        XCTAssertTrue(waitFor { (try? Tool.capture("ip", ["netns", "exec", namespace, "python3", "-c", probe]))?.status == 0 },
+                      "olad listens on its RPC port")
         var devices = ""
         XCTAssertTrue(waitFor {
             devices = (try? Tool.capture("ip", ["netns", "exec", namespace, "runuser", "-u", "nobody", "--", "ola_dev_info"]).stdout) ?? ""
