@@ -184,10 +184,9 @@ public enum DMXMapParser {
         let parts = path.split(separator: "/")
         let depth = figure.path.split(separator: "/").count
         let address = "/" + parts[parts.count - depth - 1] + figure.suffix
-        let full = 1.0
         var map = DMXChannelMap(line: key.mark?.line ?? 0, first: first, bits: bits, count: count,
                                 source: .figure(address: address, argument: 0, repeated: false),
-                                from: 0, to: 1, curve: .linear, attack: 0, release: 0, on: full, off: 0)
+                                from: 0, to: 1, curve: .linear, attack: 0, release: 0, on: 1, off: 0)
         let maxValue = bits == 16 ? 65535.0 : 255.0
         if isEvent {
             let eventCadences: Set<FigureCadence> = [.atOnce, .withBeat, .withDownbeat, .atChange]

@@ -138,32 +138,30 @@ public final class DMXOutput: FigureFollower, @unchecked Sendable {
     // MARK: FigureFollower (the analysis thread)
 
     public func follow(tick messages: [OSCMessage]) {
+        take(values: messages)
+    }
+
+    public func follow(change message: OSCMessage) {
+        take(values: [message])
+        note(message, instant: nil)
+    }
+
+    public func follow(event messages: [OSCMessage], instant: Double?) {
+        take(values: messages)
+        for message in messages { note(message, instant: instant) }
+    }
+
+    /// The levels the messages give the figure channels that follow their addresses, stored under the lock.
+    private func take(values messages: [OSCMessage]) {
         guard !figureChannels.isEmpty else { return }
         var updates = [(Int, Int, Double)]()
         for message in messages {
             guard let indices = figureChannels[message.address] else { continue }
             for i in indices { collect(message, channel: i, into: &updates) }
         }
-        store(updates)
-    }
-
-    public func follow(change message: OSCMessage) {
-        if let indices = figureChannels[message.address] {
-            var updates = [(Int, Int, Double)]()
-            for i in indices { collect(message, channel: i, into: &updates) }
-            store(updates)
-        }
-        note(message, instant: nil)
-    }
-
-    public func follow(event messages: [OSCMessage], instant: Double?) {
-        for message in messages {
-            if let indices = figureChannels[message.address] {
-                var updates = [(Int, Int, Double)]()
-                for i in indices { collect(message, channel: i, into: &updates) }
-                store(updates)
-            }
-            note(message, instant: instant)
+        guard !updates.isEmpty else { return }
+        inputs.withLock { state in
+            for (i, index, level) in updates { state.targets[i][index] = level }
         }
     }
 
@@ -193,25 +191,18 @@ public final class DMXOutput: FigureFollower, @unchecked Sendable {
         }
     }
 
-    private func store(_ updates: [(Int, Int, Double)]) {
-        guard !updates.isEmpty else { return }
-        inputs.withLock { state in
-            for (i, index, level) in updates { state.targets[i][index] = level }
-        }
-    }
-
     // MARK: The sending thread
 
     private func run() {
         while !worker.isStopping {
             let now = clock()
-            take(now: now)
+            takeEvents()
             let due = upcoming(after: now)
             updateLevels(now: now)
             for u in universes.indices {
                 let forced = due.forced.contains(u)
                 guard now >= nextDue[u] || forced else { continue }
-                fill(u, now: now)
+                fill(u)
                 let changed = slots[u] != lastSlots[u] || lastSent[u] == -.infinity
                 if changed || unchangedSent[u] < 3 || now - lastSent[u] >= Self.keepAlive {
                     unchangedSent[u] = changed ? 0 : unchangedSent[u] + 1
@@ -224,14 +215,15 @@ public final class DMXOutput: FigureFollower, @unchecked Sendable {
                     if nextDue[u] <= now { nextDue[u] = now + 1 / universes[u].rate }
                 }
             }
-            let next = min(nextDue.min() ?? now + 1, upcoming(after: now).time)
+            // The next edge after now is still due.time: updateLevels dropped only edges already passed.
+            let next = min(nextDue.min() ?? now + 1, due.time)
             let wait = max(0, next - clock())
             if wait > 0 { _ = wake.wait(timeout: .now() + wait) }
         }
     }
 
     /// Moves the events handed over into the flashes and toggles.
-    private func take(now: Double) {
+    private func takeEvents() {
         let events = inputs.withLock { state -> [[Double]] in
             let taken = state.events
             for i in state.events.indices where !state.events[i].isEmpty { state.events[i].removeAll(keepingCapacity: true) }
@@ -290,7 +282,7 @@ public final class DMXOutput: FigureFollower, @unchecked Sendable {
     }
 
     /// Writes universe `u`'s slots from the channels' levels.
-    private func fill(_ u: Int, now: Double) {
+    private func fill(_ u: Int) {
         for (i, channel) in channels.enumerated() where channel.universe == u {
             let map = channel.map
             for index in 0..<map.count {

@@ -125,15 +125,17 @@ final class DMXTests: XCTestCase {
         addTeardownBlock { unlink(json) }
         _ = try jacktapInside(sender, server: server, ["e2e-tone:out_1", "--dmx", map, "--json", "--quiet"], stdout: json)
         var sacnSlots = [Int](), artnetSlots = [Int]()
+        var previous = [Int]()
+        // Both universes arrived, and two readings in a row agree on the level, the band and the peak: the meters
+        // have settled on the steady tone, so the reading is not caught while they rise.
         XCTAssertTrue(waitFor {
             sacnSlots = olaSlots(1, namespace: receiver)
             artnetSlots = olaSlots(2, namespace: receiver)
-            return sacnSlots.count >= 5 && sacnSlots[0] > 0 && artnetSlots.count >= 16 && artnetSlots[0] > 0
-        }, "OLA got both universes: \(sacnSlots.prefix(5)) \(artnetSlots.prefix(16))")
-        // Two readings a second apart agree: the tone is steady, so a reading is not caught mid-change.
-        Thread.sleep(forTimeInterval: 1)
-        sacnSlots = olaSlots(1, namespace: receiver)
-        artnetSlots = olaSlots(2, namespace: receiver)
+            guard sacnSlots.count >= 5, sacnSlots[0] > 0, artnetSlots.count >= 16, artnetSlots[0] > 0 else { return false }
+            let steady = [sacnSlots[0], sacnSlots[1], sacnSlots[4], artnetSlots[0]]
+            defer { previous = steady }
+            return steady == previous
+        }, "OLA got both universes, settled: \(sacnSlots.prefix(5)) \(artnetSlots.prefix(16))")
         let ticks = jsonLines((try? String(contentsOfFile: json, encoding: .utf8)) ?? "").filter { $0["in_1"] != nil }
         let port = try XCTUnwrap(ticks.last?["in_1"] as? [String: Any])
         let main = try XCTUnwrap((ticks.last?["main"] as? [String: Any])?["loudness"] as? [String: Any])
