@@ -8,7 +8,7 @@ import numpy as np
 
 MAGIC = b"JTBEATNN"
 FORMAT_VERSION = 1
-FEATURE_VERSION = 1  # BeatFeatures.featureVersion
+FEATURE_VERSION = 2  # BeatFeatures.newestVersion: what `jacktap beat-features` records without a network
 
 
 def fnv1a64(data):

@@ -10,19 +10,26 @@ import Foundation
 /// where that spans at least one 43 Hz bin (`lowerEdges`), at every sample rate. A band's value in a frame is the largest mean log magnitude of its bins over the frame's hops, so an
 /// attack in any of the three windows counts; its rise is max(0, value − previous frame's value).
 ///
-/// `featureVersion` names this definition: a weights file trained on other features is refused.
+/// Version 2 appends `LongWindowBands`: a 93 ms spectrum in semitone bands and each band's rise, computed
+/// once per frame from the newest samples the tracker hands `pushLongWindow`.
+///
+/// A weights file names the version it was trained on (`supportedVersions`); the tracker computes that one.
 struct BeatFeatures {
-    static let featureVersion: UInt32 = 1
+    static let supportedVersions: ClosedRange<UInt32> = 1...2
+    /// What `jacktap beat-features` records without a network: the widest definition.
+    static let newestVersion: UInt32 = 2
     static let bandsPerOctave = 6.0
     static let lowestHz = 30.0
     static let highestHz = 16_000.0
 
-    /// Bands, and inputs per frame (each band's value and its rise).
+    let version: UInt32
+    /// Bands, and inputs per frame (each band's value and its rise, then the long window's).
     let bandCount: Int
-    var inputCount: Int { 2 * bandCount }
-    /// For each band, its first bin (an index into `SpectralFlux.logMagnitudes`) and how many bins it holds.
-    private let bandStart: UnsafeMutablePointer<Int>
-    private let bandWidth: UnsafeMutablePointer<Int>
+    var inputCount: Int { 2 * bandCount + 2 * (long?.bandCount ?? 0) }
+    /// Version 2's long window, nil in version 1.
+    private(set) var long: LongWindowBands?
+    /// The bands over `SpectralFlux.logMagnitudes`.
+    private let bands: BinBands
     private let pooled: UnsafeMutablePointer<Float>
     private let previous: UnsafeMutablePointer<Float>
     /// The newest complete frame's features: `bandCount` values, then `bandCount` rises.
@@ -44,52 +51,39 @@ struct BeatFeatures {
     /// Bands over the bins of a `SpectralFlux`: `binCount` bins from `lowBin`, `binHz` apart. A bin belongs to
     /// the band whose range holds its centre; the top band takes every bin above its lower edge. Below 32 kHz
     /// the bands above the Nyquist frequency hold no bin and read 0.
-    init(lowBin: Int, binCount: Int, binHz: Double) {
-        let edges = Self.lowerEdges
-        var starts = [Int](repeating: 0, count: edges.count), widths = [Int](repeating: 0, count: edges.count)
-        var bin = 0
-        for b in edges.indices {
-            while bin < binCount, Double(lowBin + bin) * binHz < edges[b] { bin += 1 }
-            starts[b] = bin
-            var end = bin
-            while end < binCount, b + 1 == edges.count || Double(lowBin + end) * binHz < edges[b + 1] { end += 1 }
-            widths[b] = end - bin
-            bin = end
-        }
-        bandCount = starts.count
-        bandStart = .allocate(capacity: bandCount)
-        bandStart.initialize(from: starts, count: bandCount)
-        bandWidth = .allocate(capacity: bandCount)
-        bandWidth.initialize(from: widths, count: bandCount)
+    init(version: UInt32, lowBin: Int, binCount: Int, binHz: Double, framing: RhythmFraming, decimation: Int) {
+        precondition(Self.supportedVersions.contains(version), "beat features version \(version)")
+        self.version = version
+        long = version >= 2 ? LongWindowBands(framing: framing, decimation: decimation) : nil
+        bands = BinBands(lowerEdges: Self.lowerEdges, lowBin: lowBin, binCount: binCount, binHz: binHz)
+        bandCount = bands.count
         pooled = .allocate(capacity: bandCount)
         previous = .allocate(capacity: bandCount)
-        vector = .allocate(capacity: 2 * bandCount)
+        vector = .allocate(capacity: 2 * bandCount + 2 * (long?.bandCount ?? 0))
         reset()
     }
 
     /// Frees the buffers; call once, when the owner goes.
     func deallocate() {
-        bandStart.deallocate()
-        bandWidth.deallocate()
+        bands.deallocate()
         pooled.deallocate()
         previous.deallocate()
         vector.deallocate()
+        long?.deallocate()
     }
 
     mutating func reset() {
         pooled.initialize(repeating: 0, count: bandCount)
         previous.initialize(repeating: 0, count: bandCount)
-        vector.initialize(repeating: 0, count: 2 * bandCount)
+        vector.initialize(repeating: 0, count: inputCount)
+        long?.reset()
         hops = 0
     }
 
     /// Pools one hop's log magnitudes; returns true when `decimation` hops make a frame (`vector` is new).
     mutating func push(_ logMagnitudes: UnsafePointer<Float>, decimation: Int) -> Bool {
         for b in 0..<bandCount {
-            let start = logMagnitudes + bandStart[b]
-            var sum: Float = 0
-            for i in 0..<bandWidth[b] { sum += start[i] }
-            let mean = bandWidth[b] > 0 ? sum / Float(bandWidth[b]) : 0
+            let mean = bands.mean(logMagnitudes, band: b)
             pooled[b] = hops == 0 ? mean : max(pooled[b], mean)
         }
         hops += 1
@@ -101,5 +95,13 @@ struct BeatFeatures {
             previous[b] = pooled[b]
         }
         return true
+    }
+
+    /// Version 2: the long window's part of the frame `push` just completed, from the newest
+    /// `long.size` samples (oldest first).
+    mutating func pushLongWindow(_ samples: UnsafePointer<Float>) {
+        guard long != nil else { return }
+        let values = vector + 2 * bandCount
+        long!.push(samples, values: values, rises: values + long!.bandCount)
     }
 }

@@ -21,6 +21,14 @@ public struct BeatModelSettings: Sendable, Equatable {
     /// Nats per second of beat a period pays for a bar that fits worse than the best period's (0: the bar
     /// evidence does not weigh on the tempo).
     public var barCost: Double
+    /// Whether the beat lies in the middle of the beat states rather than at their first. An activation that
+    /// peaks on the beat, as wide before it as after (the learned one: its training target is 1 at the beat's
+    /// frame and 0.5 at both neighbours), is best explained by beat states centred on the peak, so their first
+    /// lies (beat states − 1) / 2 frames early: 1/32 of the period with `beatFraction` 1/16, 37 ms at 51 BPM.
+    /// On the training part of eval/real the learned tracker's beats fell 2–4.5 % of the period early, more
+    /// on slower pieces (10 ms at 125 BPM, 65 ms at 41 BPM). The onset function rises at the attack and holds
+    /// for two frames (`BeatActivation`): the attack is the first beat state.
+    public var beatAtStateCentre = false
 
     public init(beatFraction: Double, beatFrames: Int, neutralActivation: Float, activationFloor: Float,
                 outsidePenalty: Double, outsideSlope: Double, detectsSteps: Bool, barCost: Double) {
@@ -42,12 +50,13 @@ public struct BeatModelSettings: Sendable, Equatable {
         outsideSlope: RhythmConfig.outsideSlope, detectsSteps: true, barCost: TempoPhaseModel.barCost)
 
     /// The learned activation's: madmom's observation model (Krebs, Böck and Widmer 2015: the first 1/16 of a
-    /// beat are beat states, a non-beat state expects 1/16); no preferred range, step detector or bar weighting:
-    /// the network's activation says which pulse is the beat. A tempo prior from the data: the log-normal of the
-    /// training part's tempi (centre 132 BPM, standard deviation 0.345 octave, weighted by duration, as
-    /// eval/train-beat-network prints them), at 1 nat per second and squared deviation. Chosen on the training
-    /// part of eval/real (beat F, 113 items): without the prior 0.850, with it 0.862 (3 nats: 0.846); the step
-    /// detector on top changed nothing there (0.862).
+    /// beat are beat states, a non-beat state expects 1/16), the beat in the middle of the beat states
+    /// (`beatAtStateCentre`); no preferred range, step detector or bar weighting: the network's activation says
+    /// which pulse is the beat. A tempo prior from the data: the log-normal of the training part's tempi (centre
+    /// 132 BPM, standard deviation 0.345 octave, weighted by duration, as eval/train-beat-network printed them
+    /// for the shipped network), at 1 nat per second and squared deviation. Chosen on the training part of
+    /// eval/real (beat F, 113 items): without the prior 0.850, with it 0.862 (3 nats: 0.846); the step detector
+    /// on top changed nothing there (0.862).
     public static let learned: BeatModelSettings = {
         var settings = BeatModelSettings(
             beatFraction: 1.0 / 16, beatFrames: 2, neutralActivation: 1.0 / 16, activationFloor: 1e-4,
@@ -55,11 +64,12 @@ public struct BeatModelSettings: Sendable, Equatable {
         settings.tempoPriorBPM = 132
         settings.tempoPriorOctaves = 0.345
         settings.tempoPriorCost = 1
+        settings.beatAtStateCentre = true
         return settings
     }()
 
     /// Applies `key=value` pairs separated by commas (beatfraction, beatframes, neutral, floor, penalty,
-    /// slope, steps on|off, barcost): for evaluating variants with `eval/real --jacktap-arg`.
+    /// slope, steps on|off, centre on|off, barcost, prior, priorbpm, prioroctaves): for evaluating variants with `eval/real --jacktap-arg`.
     public mutating func apply(_ text: String) throws(BeatModelSettingsError) {
         for item in text.split(separator: ",") {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
@@ -76,6 +86,9 @@ public struct BeatModelSettings: Sendable, Equatable {
             case "prior": tempoPriorCost = try Self.number(value, item)
             case "priorbpm": tempoPriorBPM = try Self.number(value, item)
             case "prioroctaves": tempoPriorOctaves = try Self.number(value, item)
+            case "centre":
+                guard value == "on" || value == "off" else { throw BeatModelSettingsError(item: String(item)) }
+                beatAtStateCentre = value == "on"
             case "steps":
                 guard value == "on" || value == "off" else { throw BeatModelSettingsError(item: String(item)) }
                 detectsSteps = value == "on"

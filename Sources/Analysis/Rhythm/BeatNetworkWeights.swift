@@ -4,7 +4,7 @@ import Foundation
 /// that `eval/train-beat-network` writes, and checked: its magic, format, feature definition, every shape
 /// against the file's length, a FNV-1a 64 checksum over everything before it, and that every weight is finite.
 ///
-/// Layout (little-endian): "JTBEATNN"; UInt32 format (1), feature version (`BeatFeatures.featureVersion`),
+/// Layout (little-endian): "JTBEATNN"; UInt32 format (1), feature version (one of `BeatFeatures.supportedVersions`),
 /// inputs, layers, each layer's hidden size; UInt32 length and that many bytes of UTF-8 text (what the weights
 /// were trained on and its licence); Float32 input mean and input scale (inputs each); per GRU layer PyTorch's
 /// `weight_ih` (3H × inputs, gates r, z, n), `weight_hh` (3H × H), `bias_ih` and `bias_hh` (3H each); the
@@ -16,6 +16,8 @@ public final class BeatNetworkWeights: Sendable, Equatable {
     public static let fileName = "beat-activation.jtnn"
 
     public let inputCount: Int
+    /// The `BeatFeatures` definition the weights were trained on, and that the tracker computes for them.
+    public let featureVersion: UInt32
     public let hiddenSizes: [Int]
     /// What the file says it was trained on, and the licence of that data.
     public let provenance: String
@@ -48,7 +50,8 @@ public final class BeatNetworkWeights: Sendable, Equatable {
         let format = try reader.uint32()
         guard format == Self.formatVersion else { throw .format(format) }
         let features = try reader.uint32()
-        guard features == BeatFeatures.featureVersion else { throw .features(features) }
+        guard BeatFeatures.supportedVersions.contains(features) else { throw .features(features) }
+        featureVersion = features
         inputCount = Int(try reader.uint32())
         let layerCount = Int(try reader.uint32())
         guard inputCount > 0, inputCount <= 4096, layerCount > 0, layerCount <= 8 else { throw .shape("inputs \(inputCount), layers \(layerCount)") }

@@ -18,7 +18,7 @@ public enum BeatNetworkWeightsError: Error, CustomStringConvertible, Sendable {
             "corrupt: checksum \(String(stored, radix: 16)) stored, \(String(computed, radix: 16)) computed"
         case .format(let v): "weights format \(v); this jacktap reads format \(BeatNetworkWeights.formatVersion)"
         case .features(let v):
-            "trained on beat features version \(v); this jacktap computes version \(BeatFeatures.featureVersion)"
+            "trained on beat features version \(v); this jacktap computes versions \(BeatFeatures.supportedVersions.lowerBound)–\(BeatFeatures.supportedVersions.upperBound)"
         case .shape(let what): "malformed: \(what)"
         case .notFinite: "corrupt: a weight is not a finite number"
         case .inFile(let path, let error): "\(path): \(error)"

@@ -69,10 +69,10 @@ struct BeatScheduler {
         steady = 0
     }
 
-    /// A new belief: the model's best period and position, `instant` the stream frame its newest frame
-    /// describes (position 0 of a beat is a beat at that instant). `mayLock` is false while the music has
+    /// A new belief: the model's best period, and how many frames after `instant` (the stream frame its newest
+    /// frame describes) it puts the next beat (`TempoPhaseModel.framesToNextBeat`). `mayLock` is false while the music has
     /// not gone on long enough for any reading to mean much.
-    mutating func update(period: Int, position: Double, meanPeriod: Double, instant: Double, mayLock: Bool) {
+    mutating func update(period: Int, framesToNextBeat: Double, meanPeriod: Double, instant: Double, mayLock: Bool) {
         // Smoothed over about 0.9 s: early on the belief shares its mass between two neighbouring periods in
         // proportions that swing from frame to frame (119.1 / 121.0 BPM read at alternate beats of a 120 BPM
         // loop); a jump of more than `tempoAgreement` is taken at once.
@@ -82,7 +82,7 @@ struct BeatScheduler {
         } else {
             modelMeanPeriod = newMean
         }
-        let predicted = instant + (Double(period) - position) * frameSamples
+        let predicted = instant + framesToNextBeat * frameSamples
         let newPeriod = Double(period) * frameSamples
         if hasPrediction {
             var moved = (predicted - nextBeat).truncatingRemainder(dividingBy: newPeriod)

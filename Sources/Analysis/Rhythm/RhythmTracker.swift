@@ -73,6 +73,10 @@ public final class RhythmTracker {
     private var pendingHead = 0
     private var pendingSize = 0
     private let lead: Double
+    /// The newest `ringSize` samples, and a copy of the newest window in time order.
+    private let ringSize: Int
+    /// Samples of the features' long window (version 2), 0 without one.
+    private let longWindow: Int
     private let ring: UnsafeMutablePointer<Float>
     private let frame: UnsafeMutablePointer<Float>
     private var ringIndex = 0
@@ -91,7 +95,10 @@ public final class RhythmTracker {
         flux = SpectralFlux(framing: framing)
         picker = OnsetPicker(framing: framing, threshold: config.onsetThreshold, minimumGap: config.onsetMinimumGap)
         activation = BeatActivation(framing: framing)
-        features = BeatFeatures(lowBin: flux.lowBin, binCount: flux.binCount, binHz: flux.binHz)
+        // Without a network the newest definition, for `recordFeatures`; with one, what it was trained on.
+        features = BeatFeatures(version: config.learnedActivation?.featureVersion ?? BeatFeatures.newestVersion,
+                                lowBin: flux.lowBin, binCount: flux.binCount, binHz: flux.binHz, framing: framing,
+                                decimation: BeatActivation.decimation)
         if let weights = config.learnedActivation {
             precondition(weights.inputCount == features.inputCount,
                          "beat weights take \(weights.inputCount) inputs; the features are \(features.inputCount)")
@@ -117,10 +124,13 @@ public final class RhythmTracker {
         pendingFrame = .allocate(capacity: Self.pendingCapacity)
         pendingFrame.initialize(repeating: 0, count: Self.pendingCapacity)
         lead = max(0, config.beatLead) * sampleRate
-        ring = .allocate(capacity: framing.window)
-        ring.initialize(repeating: 0, count: framing.window)
-        frame = .allocate(capacity: framing.window)
-        frame.initialize(repeating: 0, count: framing.window)
+        // The ring holds the longest window anything reads: the features' long window, if any.
+        longWindow = features.long?.size ?? 0
+        ringSize = max(framing.window, longWindow)
+        ring = .allocate(capacity: ringSize)
+        ring.initialize(repeating: 0, count: ringSize)
+        frame = .allocate(capacity: ringSize)
+        frame.initialize(repeating: 0, count: ringSize)
         onsets = EventQueue(capacity: eventCapacity)
         beatEvents = EventQueue(capacity: eventCapacity)
         // The Swift runtime instantiates generic metadata on first use, which allocates: pass one event of
@@ -165,7 +175,7 @@ public final class RhythmTracker {
             let n = min(count - i, framing.hop - hopFill)
             for j in 0..<n {
                 ring[ringIndex] = samples[i + j]
-                ringIndex = ringIndex + 1 == framing.window ? 0 : ringIndex + 1
+                ringIndex = ringIndex + 1 == ringSize ? 0 : ringIndex + 1
             }
             i += n
             hopFill += n
@@ -177,10 +187,16 @@ public final class RhythmTracker {
         }
     }
 
+    /// Copies the newest `count` samples of the ring into `frame`, oldest first.
+    private func copyNewest(_ count: Int) {
+        let start = (ringIndex + ringSize - count) % ringSize
+        let first = min(count, ringSize - start)
+        frame.update(from: ring + start, count: first)
+        (frame + first).update(from: ring, count: count - first)
+    }
+
     private func analyseHop() {
-        let tail = framing.window - ringIndex
-        frame.update(from: ring + ringIndex, count: tail)
-        (frame + tail).update(from: ring, count: ringIndex)
+        copyNewest(framing.window)
         let odf = flux.next(frame)
         let now = processed
         if let pick = picker.push(flux.pickingFlux, strong: flux.riseIsStrong, silent: flux.newestHopIsSilent) {
@@ -197,6 +213,10 @@ public final class RhythmTracker {
         // same hop.
         let featuresReady = network != nil || featureRecord != nil
             ? features.push(flux.logMagnitudes, decimation: BeatActivation.decimation) : false
+        if featuresReady && longWindow > 0 {
+            copyNewest(longWindow)
+            features.pushLongWindow(frame)
+        }
         if activation.push(odf, beat: flux.beatFlux) {
             if featuresReady {
                 if let network { learnedValue = network.step(features.vector) }
@@ -225,7 +245,7 @@ public final class RhythmTracker {
                 // The newest frame's onsets are described as the onset picker describes a peak: the window's
                 // end less the onset delay.
                 let heard = musicStart.map { Double(now - $0) / sampleRate } ?? 0
-                beats.update(period: model.bestPeriod, position: model.bestPosition, meanPeriod: model.meanPeriod,
+                beats.update(period: model.bestPeriod, framesToNextBeat: model.framesToNextBeat, meanPeriod: model.meanPeriod,
                              instant: Double(now - onsetDelay),
                              mayLock: heard >= BeatScheduler.minimumMusicSeconds
                                  && onsetsHeard >= BeatScheduler.minimumOnsets)
@@ -348,7 +368,7 @@ public final class RhythmTracker {
 
     /// Forgets everything: the next sample is stream frame 0.
     public func reset() {
-        ring.update(repeating: 0, count: framing.window)
+        ring.update(repeating: 0, count: ringSize)
         ringIndex = 0
         hopFill = 0
         processed = 0

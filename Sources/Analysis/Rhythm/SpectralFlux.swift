@@ -93,13 +93,8 @@ final class SpectralFlux {
 
     init(framing: RhythmFraming) {
         size = framing.window
-        window = .allocate(capacity: size)
-        var sum = 0.0
-        for i in 0..<size {
-            let w = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(size))
-            window[i] = Float(w)
-            sum += w
-        }
+        let (window, sum) = HannWindow.allocate(size: size)
+        self.window = window
         magnitudeScale = Float(2 / sum)
         (plan, input, output) = FFTWPlanner.makeRealForward(size: size)
         binHz = framing.sampleRate / Double(size)

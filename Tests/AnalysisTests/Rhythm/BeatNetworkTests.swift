@@ -32,19 +32,29 @@ final class BeatNetworkTests: XCTestCase {
 
     func testTheShippedWeightsLoadFitTheFeaturesAndStateTheirData() throws {
         let weights = try BeatNetworkWeights.bundled.get()
-        let features = BeatFeatures(lowBin: 1, binCount: 372, binHz: 44_100 / 1024)
+        let framing = RhythmFraming(sampleRate: 44_100)
+        let flux = SpectralFlux(framing: framing)
+        let features = BeatFeatures(version: weights.featureVersion, lowBin: flux.lowBin, binCount: flux.binCount,
+                                    binHz: flux.binHz, framing: framing, decimation: BeatActivation.decimation)
         defer { features.deallocate() }
         XCTAssertEqual(weights.inputCount, features.inputCount)
         XCTAssertTrue(weights.provenance.contains("Licences of the training data"), weights.provenance)
         XCTAssertTrue(weights.provenance.contains("held-out"), weights.provenance)
     }
 
-    func testTheFeaturesHaveTheSameBandsAtEverySampleRate() {
+    func testTheFeaturesHaveTheSameBandsAtEverySampleRate() throws {
         for rate in [44_100.0, 48_000, 88_200, 96_000, 192_000] {
             let framing = RhythmFraming(sampleRate: rate)
             let flux = SpectralFlux(framing: framing)
-            let features = BeatFeatures(lowBin: flux.lowBin, binCount: flux.binCount, binHz: flux.binHz)
+            let features = BeatFeatures(version: 2, lowBin: flux.lowBin, binCount: flux.binCount, binHz: flux.binHz,
+                                        framing: framing, decimation: BeatActivation.decimation)
             XCTAssertEqual(features.bandCount, 41, "at \(rate) Hz")
+            // Version 2's semitone bands: the same count, each holding at least one bin, and the rise
+            // compared over half the long window (5 frames of 8.7 ms against 93 ms).
+            let long = try XCTUnwrap(features.long)
+            XCTAssertEqual(long.bandCount, LongWindowBands.lowerEdges.count, "at \(rate) Hz")
+            XCTAssertEqual(long.binsPerBand.filter { $0 == 0 }.count, 0, "at \(rate) Hz: \(long.binsPerBand)")
+            XCTAssertEqual(long.lag, 5, "at \(rate) Hz")
             features.deallocate()
         }
     }

@@ -40,4 +40,36 @@ final class TempoPhaseModelTests: XCTestCase {
         XCTAssertEqual(model.bestPeriod, new)
         XCTAssertGreaterThan(model.barRepetition, 0.5, "the new tempo's bars speak once they have been heard")
     }
+
+    /// An activation shaped like the learned one's target (a peak on the beat's frame, half on each neighbour)
+    /// at 50 BPM (138 frames: 9 beat states): the learned settings put the next beat (beat states − 1) / 2 = 4
+    /// frames later than the beat states' first, towards the peak, on every beat.
+    func testTheLearnedModelPutsTheBeatInTheMiddleOfTheBeatStates() {
+        let period = 138
+        var predicted = [Bool: [Int]]()
+        for centred in [true, false] {
+            var settings = BeatModelSettings.learned
+            settings.beatAtStateCentre = centred
+            settings.tempoPriorCost = 0  // the tempo is not what this pins
+            // 40-80 BPM: the double tempo, which a peak narrower than the beat states can also fit, is out.
+            let model = TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 80, preferredMinimumBPM: 40,
+                                        preferredMaximumBPM: 80, settings: settings)
+            for f in 0..<(16 * period) {
+                let distance = abs(((f + period / 2) % period) - period / 2)
+                model.step(activation: distance == 0 ? 0.9 : distance == 1 ? 0.45 : 0.01, accent: 0)
+                if f > 8 * period && f % period == period / 2 {
+                    // Half-way between two peaks: frames from the next peak to the predicted beat.
+                    predicted[centred, default: []].append(f + Int(model.framesToNextBeat.rounded()) - (f / period + 1) * period)
+                }
+            }
+            XCTAssertEqual(model.meanPeriod, Double(period), accuracy: 2)
+        }
+        let centred = predicted[true] ?? [], first = predicted[false] ?? []
+        XCTAssertEqual(centred.count, 8)
+        XCTAssertEqual(centred.count, first.count)
+        for (c, f) in zip(centred, first) {
+            XCTAssertEqual(c - f, 4, "centred \(centred), first beat state \(first), frames from the peak")
+            XCTAssertLessThan(abs(c), abs(f))
+        }
+    }
 }
