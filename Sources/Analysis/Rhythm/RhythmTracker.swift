@@ -76,7 +76,7 @@ public final class RhythmTracker {
     /// The newest `ringSize` samples, and a copy of the newest window in time order.
     private let ringSize: Int
     /// Samples of the features' long window (version 2), 0 without one.
-    private let longWindow: Int
+    private var longWindow: Int
     private let ring: UnsafeMutablePointer<Float>
     private let frame: UnsafeMutablePointer<Float>
     private var ringIndex = 0
@@ -95,9 +95,10 @@ public final class RhythmTracker {
         flux = SpectralFlux(framing: framing)
         picker = OnsetPicker(framing: framing, threshold: config.onsetThreshold, minimumGap: config.onsetMinimumGap)
         activation = BeatActivation(framing: framing)
-        // Without a network the newest definition, for `recordFeatures`; with one, what it was trained on.
-        features = BeatFeatures(version: config.learnedActivation?.featureVersion ?? BeatFeatures.newestVersion,
-                                lowBin: flux.lowBin, binCount: flux.binCount, binHz: flux.binHz, framing: framing,
+        // What the network was trained on; without one, version 1 (which costs nothing unless pooled):
+        // `recordFeatures` moves to the newest.
+        features = BeatFeatures(version: config.learnedActivation?.featureVersion ?? 1, lowBin: flux.lowBin,
+                                binCount: flux.binCount, binHz: flux.binHz, framing: framing,
                                 decimation: BeatActivation.decimation)
         if let weights = config.learnedActivation {
             precondition(weights.inputCount == features.inputCount,
@@ -124,9 +125,9 @@ public final class RhythmTracker {
         pendingFrame = .allocate(capacity: Self.pendingCapacity)
         pendingFrame.initialize(repeating: 0, count: Self.pendingCapacity)
         lead = max(0, config.beatLead) * sampleRate
-        // The ring holds the longest window anything reads: the features' long window, if any.
+        // The ring holds the longest window anything may read: the long window of version 2's features.
         longWindow = features.long?.size ?? 0
-        ringSize = max(framing.window, longWindow)
+        ringSize = LongWindowBands.windowsPerLongWindow * framing.window
         ring = .allocate(capacity: ringSize)
         ring.initialize(repeating: 0, count: ringSize)
         frame = .allocate(capacity: ringSize)
@@ -310,11 +311,17 @@ public final class RhythmTracker {
     }
 
     /// Starts keeping, for every model frame from now on, the instant it describes, the learned activation and
-    /// the features the network reads (`takeFeatureRecord`). For training and checking the network offline
-    /// (`jacktap beat-features`): it allocates as it goes, so never on a live run. Call it before the first
-    /// `process`.
+    /// the features the network reads (`takeFeatureRecord`; without a network, the newest version's). For
+    /// training and checking the network offline (`jacktap beat-features`): it allocates as it goes, so never on
+    /// a live run. Call it before the first `process`.
     public func recordFeatures() {
         featureRecord = []
+        if network == nil && features.version != BeatFeatures.newestVersion {
+            features.deallocate()
+            features = BeatFeatures(version: BeatFeatures.newestVersion, lowBin: flux.lowBin, binCount: flux.binCount,
+                                    binHz: flux.binHz, framing: framing, decimation: BeatActivation.decimation)
+            longWindow = features.long?.size ?? 0
+        }
     }
 
     /// Values per recorded frame: the instant, the learned activation, then the features.

@@ -1,5 +1,6 @@
 @testable import Analysis
 import Foundation
+import ToolSupport
 import XCTest
 
 /// The learned beat activation: the shipped weights load and fit the features, a damaged file is refused with a
@@ -123,6 +124,41 @@ final class BeatNetworkTests: XCTestCase {
             let x = a.step(features), y = b.step(features)
             XCTAssertEqual(x.bitPattern, y.bitPattern, "frame \(frame)")
             if frame == 250 { b.reset(); a.reset() }
+        }
+    }
+
+    /// What `jacktap beat-features` records: without a network the newest features (version 2: 41 bands and 92
+    /// semitone bands, each with its rise), with the shipped network the version it was trained on and its
+    /// activation; recording changes none of the beats.
+    func testTheFeatureRecordHoldsTheVersionTheNetworkReadsAndChangesNoBeat() throws {
+        let rate = 48_000.0
+        let loop = DrumLoop(bpm: 120, sampleRate: rate, seconds: 6, firstBeat: 0.2).render()
+        var learned = RhythmConfig()
+        learned.learnedActivation = try BeatNetworkWeights.bundled.get()
+        learned.beatModel = .learned
+        for (config, width) in [(RhythmConfig(), 2 + 2 * 41 + 2 * LongWindowBands.lowerEdges.count),
+                                (learned, 2 + (learned.learnedActivation?.inputCount ?? 0))] {
+            let recorded = RhythmTracker(config: config, sampleRate: rate)
+            recorded.recordFeatures()
+            let run = RhythmRun(recorded, loop, chunk: 256)
+            XCTAssertEqual(recorded.featureRecordWidth, width)
+            let rows = recorded.takeFeatureRecord()
+            XCTAssertEqual(rows.count % width, 0)
+            let frames = rows.count / width
+            XCTAssertEqual(Double(frames), 6 * 115, accuracy: 3, "a row per 8.7 ms frame")
+            // Instants rise by a frame; the activation is the network's (0…1), or -1 without one.
+            XCTAssertEqual(Double(rows[width] - rows[0]), 3 * 139 / rate, accuracy: 1e-5)
+            let activations = (0..<frames).map { rows[$0 * width + 1] }
+            if config.learnedActivation == nil {
+                XCTAssertTrue(activations.allSatisfy { $0 == -1 })
+                // The semitone bands' rises (the last 92 values) speak at the drums' attacks.
+                let rises = (0..<frames).map { f in (width - 92..<width).map { rows[f * width + $0] }.reduce(0, +) }
+                XCTAssertGreaterThan(rises.max() ?? 0, 10)
+            } else {
+                XCTAssertTrue(activations.allSatisfy { $0 >= 0 && $0 <= 1 })
+                XCTAssertGreaterThan(activations.max() ?? 0, 0.5, "the beats are heard")
+            }
+            XCTAssertEqual(run.beats, RhythmRun(loop, sampleRate: rate, config: config).beats)
         }
     }
 }
