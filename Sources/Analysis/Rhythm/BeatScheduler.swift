@@ -70,8 +70,8 @@ struct BeatScheduler {
     }
 
     /// A new belief: the model's best period, and how many frames after `instant` (the stream frame its newest
-    /// frame describes) it puts the next beat (`TempoPhaseModel.framesToNextBeat`). `mayLock` is false while the music has
-    /// not gone on long enough for any reading to mean much.
+    /// frame describes) it puts the next beat (`TempoPhaseModel.framesToNextBeat`). `mayLock` is false while the
+    /// music has not gone on long enough for any reading to mean much.
     mutating func update(period: Int, framesToNextBeat: Double, meanPeriod: Double, instant: Double, mayLock: Bool) {
         // Smoothed over about 0.9 s: early on the belief shares its mass between two neighbouring periods in
         // proportions that swing from frame to frame (119.1 / 121.0 BPM read at alternate beats of a 120 BPM

@@ -246,8 +246,8 @@ public final class RhythmTracker {
                 // The newest frame's onsets are described as the onset picker describes a peak: the window's
                 // end less the onset delay.
                 let heard = musicStart.map { Double(now - $0) / sampleRate } ?? 0
-                beats.update(period: model.bestPeriod, framesToNextBeat: model.framesToNextBeat, meanPeriod: model.meanPeriod,
-                             instant: Double(now - onsetDelay),
+                beats.update(period: model.bestPeriod, framesToNextBeat: model.framesToNextBeat,
+                             meanPeriod: model.meanPeriod, instant: Double(now - onsetDelay),
                              mayLock: heard >= BeatScheduler.minimumMusicSeconds
                                  && onsetsHeard >= BeatScheduler.minimumOnsets)
             }

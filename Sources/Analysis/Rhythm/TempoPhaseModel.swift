@@ -98,14 +98,13 @@ final class TempoPhaseModel {
     /// between them.
     private(set) var bestPeriod = 0
     private(set) var bestPosition = 0.0
-    /// The middle of the best period's beat states, frames after position 0: (beat states − 1) / 2.
-    private(set) var bestBeatCentre = 0.0
-    /// Where the next beat falls, frames from now: at position 0, or at the middle of the beat states when
-    /// `settings.beatAtStateCentre` says that is where the activation peaks.
+    /// Where the next beat falls, frames from now: at position 0, or at the middle of the best period's beat
+    /// states, (beat states − 1) / 2 frames after it, when `settings.beatAtStateCentre` says that is where the
+    /// activation peaks.
     var framesToNextBeat: Double {
         guard bestPeriod > 0 else { return 0 }
         let period = Double(bestPeriod)
-        let beat = settings.beatAtStateCentre ? bestBeatCentre : 0
+        let beat = settings.beatAtStateCentre ? Double(beatStates[bestPeriod - shortestPeriod] - 1) / 2 : 0
         var ahead = beat - bestPosition
         while ahead <= 0 { ahead += period }
         return ahead
@@ -362,7 +361,6 @@ final class TempoPhaseModel {
         var angle = Double(atan2f(y, x))
         if angle < 0 { angle += 2 * Double.pi }
         bestPosition = angle / (2 * Double.pi) * Double(period)
-        bestBeatCentre = Double(beatStates[low] - 1) / 2
         // The period between whole frames: the mean over the best period's neighbours, weighted by their
         // probability (120 BPM is 57.6 frames; the best block alone says 57 or 58, 121.2 or 119.1 BPM).
         var weighted = 0.0, total = 0.0

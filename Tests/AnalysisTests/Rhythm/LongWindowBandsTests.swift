@@ -46,11 +46,13 @@ final class LongWindowBandsTests: XCTestCase {
             XCTAssertEqual(loudestBefore, band(holding: a4), "at \(rate) Hz")
             XCTAssertNotEqual(band(holding: a4), band(holding: bFlat4))
             // Version 1's sixth-of-an-octave bands hold both notes in one band: the step barely shows there.
-            XCTAssertEqual(BeatFeatures.lowerEdges.lastIndex { $0 <= a4 }, BeatFeatures.lowerEdges.lastIndex { $0 <= bFlat4 })
+            let sixths = BeatFeatures.lowerEdges
+            XCTAssertEqual(sixths.lastIndex { $0 <= a4 }, sixths.lastIndex { $0 <= bFlat4 })
             XCTAssertGreaterThan(riseAfter.max() ?? 0, 1, "at \(rate) Hz: the new note's band rises")
             // The old note's band holds bins half-way to the new note, inside the new note's main lobe (a Hann
             // window's is 4 bins wide, a semitone at A4 is 2.4): it rises too, but far less.
-            XCTAssertLessThan(riseOfOld.max() ?? 1, 0.5 * (riseAfter.max() ?? 0), "at \(rate) Hz: the old one's rises less")
+            XCTAssertLessThan(riseOfOld.max() ?? 1, 0.5 * (riseAfter.max() ?? 0),
+                              "at \(rate) Hz: the old one's rises less")
         }
     }
 }

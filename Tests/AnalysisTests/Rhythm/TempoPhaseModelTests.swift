@@ -59,7 +59,8 @@ final class TempoPhaseModelTests: XCTestCase {
                 model.step(activation: distance == 0 ? 0.9 : distance == 1 ? 0.45 : 0.01, accent: 0)
                 if f > 8 * period && f % period == period / 2 {
                     // Half-way between two peaks: frames from the next peak to the predicted beat.
-                    predicted[centred, default: []].append(f + Int(model.framesToNextBeat.rounded()) - (f / period + 1) * period)
+                    let nextPeak = (f / period + 1) * period
+                    predicted[centred, default: []].append(f + Int(model.framesToNextBeat.rounded()) - nextPeak)
                 }
             }
             XCTAssertEqual(model.meanPeriod, Double(period), accuracy: 2)
