@@ -9,6 +9,8 @@ import numpy as np
 MAGIC = b"JTBEATNN"
 FORMAT_VERSION = 1
 FEATURE_VERSION = 2  # BeatFeatures.newestVersion: what `jacktap beat-features` records without a network
+# Inputs per frame of each version: version 1's 41 bands and their rises lead every version 2 record.
+FEATURE_INPUTS = {1: 82, 2: 266}
 
 
 def fnv1a64(data):
@@ -19,13 +21,14 @@ def fnv1a64(data):
     return h
 
 
-def write(path, mean, scale, layers, out_weight, out_bias, provenance):
+def write(path, mean, scale, layers, out_weight, out_bias, provenance, feature_version=FEATURE_VERSION):
     """layers: [(weight_ih, weight_hh, bias_ih, bias_hh)] as numpy arrays in PyTorch's shapes and gate order."""
     inputs = len(mean)
     hidden = [int(w_hh.shape[1]) for _, w_hh, _, _ in layers]
     text = provenance.encode("utf-8")
     body = bytearray(MAGIC)
-    body += struct.pack("<4I", FORMAT_VERSION, FEATURE_VERSION, inputs, len(layers))
+    assert inputs == FEATURE_INPUTS[feature_version], (inputs, feature_version)
+    body += struct.pack("<4I", FORMAT_VERSION, feature_version, inputs, len(layers))
     body += struct.pack(f"<{len(hidden)}I", *hidden)
     body += struct.pack("<I", len(text)) + text
 

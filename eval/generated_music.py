@@ -57,6 +57,12 @@ def weighted(rng, pairs):
 class Piece:
     """A composed piece: its notes (channel, key, start beat, end beat, velocity), programs, and tempo map."""
 
+    # Shares of pieces whose tempo steps or ramps, and the spread (s) of each note's time about its grid instant:
+    # none here, a played feel in generated_popular.py's pieces.
+    step_share, ramp_share = 0.25, 0.20
+    timing_spread = 0.0
+    syncopation = 0.08
+
     def __init__(self, name):
         self.name = name
         rng = self.rng = random.Random(f"generated:{name}")
@@ -81,9 +87,9 @@ class Piece:
         # Beats to fill 30-40 s, whole bars: built beat by beat with each beat's own tempo.
         target = rng.uniform(MIN_SECONDS, MAX_SECONDS)
         intervals = []
-        if shape < 0.25:
+        if shape < self.step_share:
             kind = "step"
-        elif shape < 0.45:
+        elif shape < self.step_share + self.ramp_share:
             kind = "ramp"
         else:
             kind = "steady"
@@ -208,7 +214,7 @@ class Piece:
                 k += 1
                 continue
             seconds = self.beat_seconds(k)
-            if rng.random() < 0.08 and self.subdivisions == 4 and k + 2 <= end_beat:
+            if rng.random() < self.syncopation and self.subdivisions == 4 and k + 2 <= end_beat:
                 # syncopation: a note on the second half of the beat held over the next one
                 onsets += [k, k + 0.5]
                 k += 2
@@ -473,12 +479,18 @@ class Piece:
             if channel != 9:
                 song.program(channel, program)
         limit = self.beats[self.count]
+        # A played feel: each note early or late by a normal draw (at most 2.5 spreads) about its grid instant;
+        # the truth stays the grid.
+        feel = random.Random(f"timing:{self.name}") if self.timing_spread else None
         for n in self.notes:
             if n[0] == "strum":
                 _, channel, key, start, end, velocity = n
             else:
                 channel, key, start, end, velocity = n
                 start, end = self.time(start), self.time(min(end, self.count))
+            if feel is not None:
+                shift = max(-2.5, min(2.5, feel.gauss(0, 1))) * self.timing_spread
+                start, end = max(0.0, start + shift), end + shift
             if start >= limit - 1e-9:
                 continue
             song.note(channel, max(21, min(108, key)), start, max(start + 0.03, min(end, limit)), velocity)

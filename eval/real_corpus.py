@@ -17,6 +17,8 @@ tempo changes, each with its beats (and bars, where they are defined) derived ex
 - Pieces composed by eval/generated_music.py (generated), seeded: solo piano, strings, pads, guitars, choir,
   woodwinds, brass and small ensembles in 2/4, 3/4, 4/4 and 6/8, through the three soundfonts and the sox chain:
   beats from the tempo map they were written on.
+- Popular-music pieces composed by eval/generated_popular.py (popular), seeded: rock, off-beat, swing, boogie,
+  stride, Latin, funk, house, ballads, country, 12/8, jazz waltz, rendered the same way: beats from the tempo map.
 
 Every item has a `source` and a `song` (shared by all renders of one piece); split() gives its side of the
 train / held-out split from eval/real_split.json (eval/real_split.py). LICENCES holds each source's packages and
@@ -80,7 +82,7 @@ class RealItem:
     downbeats: list = None  # None where the truth has no bars
     bpm: float = None  # the steady tempo, None where it changes
     changes: list = field(default_factory=list)  # indices into beats where the tempo changes
-    source: str = None  # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated
+    source: str = None  # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular
     song: str = None  # shared by every render (kit, soundfont, augmentation, humanize) of one piece
 
     @property
@@ -718,6 +720,7 @@ def lmms_render_whole(path, raw):
 # ---------------------------------------------------------------- generated pieces (generated_music.py)
 
 GENERATED_COUNT = 120
+POPULAR_COUNT = 120
 
 
 def generated_items():
@@ -725,17 +728,28 @@ def generated_items():
     woodwinds, brass, small ensembles; 2/4, 3/4, 4/4, 6/8; 40-240 BPM, some with a tempo step or ramp), one render
     each through a soundfont drawn per piece and, for three in four, the seeded sox chain (`-room`)."""
     import generated_music
+    return composed_items("generated", "gen", GENERATED_COUNT, generated_music.Piece)
+
+
+def popular_items():
+    """POPULAR_COUNT pieces composed by generated_popular.py (rock, off-beat, swing, boogie, stride, Latin,
+    funk, house, ballads, country, 12/8, jazz waltz), rendered as the generated pieces are."""
+    import generated_popular
+    return composed_items("popular", "pop", POPULAR_COUNT, generated_popular.PopularPiece)
+
+
+def composed_items(source, prefix, count, compose):
     out = []
-    for n in range(GENERATED_COUNT):
-        song = f"gen-{n:03d}"
-        piece = generated_music.Piece(song)
+    for n in range(count):
+        song = f"{prefix}-{n:03d}"
+        piece = compose(song)
         rng = random.Random(f"render:{song}")
         font = rng.choice(sorted(SOUNDFONTS))
         augmented = rng.random() < 0.75
         name = f"{song}-{font}" + ("-room" if augmented else "")
         beats, downbeats, steady, changes = piece.truth()
-        out.append(RealItem(name, "generated", generated_render(piece, font, name if augmented else None), beats,
-                            downbeats, steady, changes, source="generated", song=song))
+        out.append(RealItem(name, source, generated_render(piece, font, name if augmented else None), beats,
+                            downbeats, steady, changes, source=source, song=song))
     return out
 
 
@@ -770,6 +784,8 @@ LICENCES = {
     "lmms": {"lmms-common": "GPL-2+ (the demo projects; samples GPL-2+, LGPL, CC-BY-SA-3/4, per file)"},
     "generated": {"jacktap (eval/generated_music.py)": "the project's own", "fluid-soundfont-gm": "MIT",
                   "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
+    "popular": {"jacktap (eval/generated_popular.py)": "the project's own", "fluid-soundfont-gm": "MIT",
+                "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
 }
 
 _ITEMS = None
@@ -801,6 +817,7 @@ def items():
     out += tracker_items()
     out += lmms_items()
     out += generated_items()
+    out += popular_items()
     names = [i.name for i in out]
     if len(set(names)) != len(names):
         raise RuntimeError("two items share a name")
