@@ -54,16 +54,16 @@ public struct BeatModelSettings: Sendable, Equatable {
     /// beat are beat states, a non-beat state expects 1/16), the beat in the middle of the beat states
     /// (`beatAtStateCentre`); no preferred range, step detector or bar weighting: the network's activation says
     /// which pulse is the beat. A tempo prior from the data: the log-normal of the training part's tempi (centre
-    /// 132 BPM, standard deviation 0.345 octave, weighted by duration, as eval/train-beat-network printed them
+    /// 114.7 BPM, standard deviation 0.567 octave, weighted by duration, as eval/train-beat-network printed them
     /// for the shipped network), at 1 nat per second and squared deviation. Chosen on the training part of
-    /// eval/real (beat F, 113 items): without the prior 0.850, with it 0.862 (3 nats: 0.846); the step detector
-    /// on top changed nothing there (0.862).
+    /// eval/real for the first network (beat F, 113 items): without the prior 0.850, with it 0.862 (3 nats:
+    /// 0.846); the step detector on top changed nothing there (0.862).
     public static let learned: BeatModelSettings = {
         var settings = BeatModelSettings(
             beatFraction: 1.0 / 16, beatFrames: 2, neutralActivation: 1.0 / 16, activationFloor: 1e-4,
             outsidePenalty: 0, outsideSlope: 0, detectsSteps: false, barCost: 0)
-        settings.tempoPriorBPM = 132
-        settings.tempoPriorOctaves = 0.345
+        settings.tempoPriorBPM = 114.7
+        settings.tempoPriorOctaves = 0.567
         settings.tempoPriorCost = 1
         settings.beatAtStateCentre = true
         return settings
