@@ -51,6 +51,9 @@ final class TempoPhaseModelTests: XCTestCase {
             var settings = BeatModelSettings.learned
             settings.beatAtStateCentre = centred
             settings.tempoPriorCost = 0  // the tempo is not what this pins
+            // Nor the neutral level: at the learned settings' 0.12 this peak, three frames against nine beat
+            // states, reads as 135 frames (eight beat states, a shift of 3.5); at madmom's 1/16 within 2 of 138.
+            settings.neutralActivation = 1.0 / 16
             // 40-80 BPM: the double tempo, which a peak narrower than the beat states can also fit, is out.
             let model = TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 80, preferredMinimumBPM: 40,
                                         preferredMaximumBPM: 80, settings: settings)
