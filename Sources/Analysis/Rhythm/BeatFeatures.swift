@@ -7,8 +7,9 @@ import Foundation
 /// This is the input madmom's beat networks read (Böck, Krebs and Widmer, "Joint beat and downbeat tracking
 /// with recurrent neural networks", ISMIR 2016: log-filtered magnitude spectrogram and its positive first
 /// difference), on jacktap's own 23 ms window: 41 bands from 30 Hz to 16 kHz, a sixth of an octave wide
-/// where that spans at least one 43 Hz bin (`lowerEdges`), at every sample rate. A band's value in a frame is the largest mean log magnitude of its bins over the frame's hops, so an
-/// attack in any of the three windows counts; its rise is max(0, value − previous frame's value).
+/// where that spans at least one 43 Hz bin (`lowerEdges`), at every sample rate. A band's value in a frame is
+/// the largest mean log magnitude of its bins over the frame's hops, so an attack in any of the three windows
+/// counts; its rise is max(0, value − previous frame's value).
 ///
 /// Version 2 appends `LongWindowBands`: a 93 ms spectrum in semitone bands and each band's rise, computed
 /// once per frame from the newest samples the tracker hands `pushLongWindow`.
@@ -39,13 +40,8 @@ struct BeatFeatures {
     /// The lower edges of the bands, Hz: a sixth of an octave apart from `lowestHz`, and at least
     /// `minimumWidthHz` apart, so that every band holds at least one bin at every sample rate (the rhythm
     /// window makes bins 42.9–43.2 Hz wide) and the count is the same at every rate.
-    static let lowerEdges: [Double] = {
-        var edges = [lowestHz]
-        while let last = edges.last, last * pow(2, 1 / bandsPerOctave) < highestHz, last + minimumWidthHz < highestHz {
-            edges.append(max(last * pow(2, 1 / bandsPerOctave), last + minimumWidthHz))
-        }
-        return edges
-    }()
+    static let lowerEdges = BinBands.lowerEdges(from: lowestHz, to: highestHz, perOctave: bandsPerOctave,
+                                                minimumWidthHz: minimumWidthHz)
     static let minimumWidthHz = 44.0
 
     /// Bands over the bins of a `SpectralFlux`: `binCount` bins from `lowBin`, `binHz` apart. A bin belongs to

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Spectrum bins grouped into bands by their lower edges, and each band's mean: how both parts of the beat
 /// features (`BeatFeatures`, `LongWindowBands`) pool a spectrum.
 ///
@@ -26,6 +28,18 @@ struct BinBands {
         start.initialize(from: starts, count: count)
         width = .allocate(capacity: count)
         width.initialize(from: widths, count: count)
+    }
+
+    /// Lower edges from `lowestHz`, `perOctave` to the octave and at least `minimumWidthHz` apart (so that a
+    /// band holds a bin wherever bins are no wider than that), up to `highestHz`.
+    static func lowerEdges(from lowestHz: Double, to highestHz: Double, perOctave: Double,
+                           minimumWidthHz: Double) -> [Double] {
+        var edges = [lowestHz]
+        let step = pow(2, 1 / perOctave)
+        while let last = edges.last, max(last * step, last + minimumWidthHz) < highestHz {
+            edges.append(max(last * step, last + minimumWidthHz))
+        }
+        return edges
     }
 
     /// Frees the tables; call once, when the owner goes.

@@ -41,14 +41,8 @@ struct LongWindowBands {
     private var historyIndex = 0
 
     /// The lower edges of the bands, Hz (the same at every sample rate).
-    static let lowerEdges: [Double] = {
-        var edges = [BeatFeatures.lowestHz]
-        let step = pow(2, 1 / bandsPerOctave)
-        while let last = edges.last, max(last * step, last + minimumWidthHz) < BeatFeatures.highestHz {
-            edges.append(max(last * step, last + minimumWidthHz))
-        }
-        return edges
-    }()
+    static let lowerEdges = BinBands.lowerEdges(from: BeatFeatures.lowestHz, to: BeatFeatures.highestHz,
+                                                perOctave: bandsPerOctave, minimumWidthHz: minimumWidthHz)
 
     /// Frames of `decimation` hops of `framing`: the window is four rhythm windows long.
     init(framing: RhythmFraming, decimation: Int) {
