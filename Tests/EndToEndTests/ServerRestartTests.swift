@@ -37,14 +37,33 @@ final class ServerRestartTests: XCTestCase {
         { $0.address == "/jacktap/in_1/note" && "\($0.args[0])" == note }
     }
 
+    /// A generator that jacktap itself waits for: the test learns that its port is there from jacktap's
+    /// stderr, not from `jack_lsp`. libjack (jackd2 1.9.21) can leave a client that opens while another closes
+    /// with that client's semaphore in its table (jackaudio/jack2#721: the removal reaches it before its
+    /// control block is mapped); when a later client takes the freed slot, the first one signals the old
+    /// semaphore and the server's graph stalls for good. `jack_lsp` polled while the generator opens, then
+    /// jacktap opening after it, is exactly that (the generator fed a dead semaphore instead of jacktap's;
+    /// 3 runs in 60 on a loaded machine), so here nothing short-lived opens while a client of the test does.
+    func followedTone(_ hz: Double, by tap: BackgroundJacktap, connections: Int) throws {
+        _ = try background(["generate", "--tone", String(hz), "--level", "-6.0206", "--name", "gen"])
+        let line = "gen:out_1 → jacktap:in_1"
+        let deadline = Date().addingTimeInterval(60)
+        while tap.stderr.components(separatedBy: line).count - 1 < connections {
+            guard Date() < deadline, tap.process.isRunning else {
+                throw Tool.Failed(description: "jacktap did not connect the generator (\(connections)): \(tap.stderr)")
+            }
+            usleep(50_000)
+        }
+    }
+
     func testAServerKilledAndStartedAgainAtAnotherRateAndPeriodBringsBackTheSamePathsWithCorrectFigures() throws {
         let log = try OSCLog()
         started.append(log)
-        _ = try tone(440)
         let tap = try background(["--connect", "gen:*", "--osc", "127.0.0.1:\(log.port)"])
         try log.waitFor("/restarted start 48000 256") {
             $0.address == "/jacktap/restarted" && $0.args.map { "\($0)" } == ["start", "48000", "256"]
         }
+        try followedTone(440, by: tap, connections: 1)
         try log.waitFor("A4 before the crash", Self.isNote("A4"))
 
         server.crash()
@@ -54,7 +73,7 @@ final class ServerRestartTests: XCTestCase {
         XCTAssertTrue(tap.process.isRunning, "jacktap keeps running without a server")
         server = try PrivateJackServer(name: server.name, rate: 44_100, period: 512)
         let back = Date()
-        _ = try tone(440)
+        try followedTone(440, by: tap, connections: 2)
         let restarted = try log.waitFor(after: lost, "/restarted reconnect 44100 512") {
             $0.address == "/jacktap/restarted" && $0.args.map { "\($0)" } == ["reconnect", "44100", "512"]
         }
