@@ -4,6 +4,7 @@ import DSP
 import Foundation
 import JackHost
 import Live
+import Spawn
 
 /// `jacktap generate`: the built-in test signals as a standalone JACK source.
 struct Generate: ParsableCommand {
@@ -12,7 +13,9 @@ struct Generate: ParsableCommand {
         discussion: """
             jacktap generate --tone 1000 --level -18 --connect jacktap:in_1
             jacktap generate --demo --connect jacktap:in_1 --connect jacktap:in_2
-            The tone's level is its peak in dBFS (its RMS reads 3.01 dB lower).
+            The tone's level is its peak in dBFS (its RMS reads 3.01 dB lower). Once its ports are active it says \
+            so on stderr ("jacktap: playing a 1000 Hz tone peaking at -18 dBFS on jacktap-generate:out_1"): a \
+            script can wait for that line.
             """
     )
 
@@ -72,6 +75,11 @@ struct Generate: ParsableCommand {
             try generator.activate()
             try generator.connect(to: destinations)
             if !onConnect { generator.startClip() }
+            // Once the ports are active: what plays, and where (a script waits for this line, not for a poll of
+            // the server's ports, which opens and closes a client while others may be opening).
+            let what = file.map { "'\($0)'" + (onConnect ? " once every output is connected" : "") }
+                ?? (demo ? "the demo signal" : "a \(Self.format(tone)) Hz tone peaking at \(Self.format(level)) dBFS")
+            StandardOutput.error("jacktap: playing \(what) on \(generator.outputNames.joined(separator: ", "))\n")
         } catch let failure as Failure {
             failure.exit()
         } catch let error as JackError {
@@ -97,6 +105,11 @@ struct Generate: ParsableCommand {
         let stopped = generator.serverStopped
         generator.stop()
         if stopped { Failure(description: "the JACK server stopped", code: Failure.serverStopped).exit() }
+    }
+
+    /// 440, 1000, 997.5: no trailing ".0".
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// The whole file in memory, so the callback only copies.

@@ -15,8 +15,8 @@ final class ConfigReloadTests: XCTestCase {
         defer { generatorA.stop() }
         let generatorB = try BackgroundJacktap(["generate", "--tone", "880", "--name", "gb"], environment: server.environment)
         defer { generatorB.stop() }
-        try waitForPort("ga:out_1", server: server, timeout: 60)
-        try waitForPort("gb:out_1", server: server, timeout: 60)
+        try generatorA.waitForStderr(generatorPlaying)
+        try generatorB.waitForStderr(generatorPlaying)
 
         let path = Tool.temporaryPath("reload.yaml")
         defer { unlink(path) }

@@ -16,9 +16,7 @@ final class ControlRoundTripTests: XCTestCase {
                                                 "--listen", "127.0.0.1:\(port)"], server: server, stderrPath: errPath)
         try waitForPort("ct:in_2", server: server)
         // A tone that plays throughout (for connect and disconnect) and a 2 s one straight into in_2 (for reset).
-        _ = try background(Tool.jacktap, ["generate", "--tone", "440", "--level", "-6.0206", "--name", "ctgen"],
-                           server: server)
-        try waitForPort("ctgen:out_1", server: server)
+        try backgroundGenerator(["--tone", "440", "--level", "-6.0206", "--name", "ctgen"], server: server)
         _ = try background(Tool.jacktap, ["generate", "--tone", "997", "--level", "-20", "--name", "ctb",
                                           "--connect", "ct:in_2", "--duration", "2"], server: server)
 

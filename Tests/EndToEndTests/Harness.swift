@@ -209,9 +209,7 @@ extension XCTestCase {
     /// A 440 Hz tone peaking at -6.02 dBFS on e2e-tone:out_1 of `server` until the test ends (however long
     /// jacktap takes to start on a loaded machine, it never runs out).
     func playTone(on server: PrivateJackServer) throws {
-        _ = try background(Tool.jacktap, ["generate", "--tone", "440", "--level", "-6.0206", "--name", "e2e-tone"],
-                           server: server)
-        try waitForPort("e2e-tone:out_1", server: server)
+        try backgroundGenerator(["--tone", "440", "--level", "-6.0206", "--name", "e2e-tone"], server: server)
     }
 
     /// A network namespace with only loopback, up, and multicast routed to it (Link finds its peers by
@@ -238,9 +236,16 @@ extension XCTestCase {
     /// --on-connect`), until the test ends; its port. The tapping jacktap then analyses the same audio however
     /// long it took to start, which on a loaded machine is seconds of the wall clock and of the server's audio.
     func playOnConnect(_ path: String, server: PrivateJackServer, name: String = "clip") throws -> String {
-        _ = try background(Tool.jacktap, ["generate", "--file", path, "--name", name, "--on-connect"], server: server)
-        try waitForPort("\(name):out_1", server: server)
+        try backgroundGenerator(["--file", path, "--name", name, "--on-connect"], server: server)
         return "\(name):out_1"
+    }
+
+    /// `jacktap generate` with `arguments` on `server` (`startGenerator`), stopped and reaped when the test ends.
+    @discardableResult
+    func backgroundGenerator(_ arguments: [String], server: PrivateJackServer) throws -> ChildProcess {
+        let process = try startGenerator(arguments, server: server)
+        addTeardownBlock { stopAndReap(process) }
+        return process
     }
 
     /// Starts `tool` in the background (with `server`'s environment when given) and stops and reaps it when the
@@ -252,6 +257,26 @@ extension XCTestCase {
         addTeardownBlock { stopAndReap(process) }
         return process
     }
+}
+
+/// The line `jacktap generate` writes once its ports are active.
+let generatorPlaying = "jacktap: playing "
+
+/// Starts `jacktap generate` with `arguments` on `server` and returns once it says that it plays (its ports
+/// are active); the caller stops it. Not by polling the ports with `jack_lsp`: a client that closes while the
+/// generator opens can leave the generator signalling a dead semaphore once a later client takes the closed
+/// one's slot, and the graph stalls for good (jackaudio/jack2#721, docs/testing.md).
+func startGenerator(_ arguments: [String], server: PrivateJackServer, timeout: Double = eventTimeout) throws -> ChildProcess {
+    let errorPath = Tool.temporaryPath("generate-\(UInt32.random(in: 0...UInt32.max)).err")
+    let process = try Tool.start(Tool.jacktap, ["generate"] + arguments, environment: server.environment,
+                                 stderrPath: errorPath)
+    let said = { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    _ = waitFor(timeout: timeout) { said().contains(generatorPlaying) || !process.isRunning }
+    guard said().contains(generatorPlaying) else {
+        stopAndReap(process)
+        throw Tool.Failed(description: "jacktap generate \(arguments.joined(separator: " ")) did not start: \(said())")
+    }
+    return process
 }
 
 /// The ports `jack_lsp` lists on the server.

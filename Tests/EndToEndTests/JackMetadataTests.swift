@@ -13,7 +13,7 @@ final class JackMetadataTests: XCTestCase {
         let generator = try BackgroundJacktap(["generate", "--tone", "440", "--name", "drums"],
                                               environment: server.environment)
         defer { generator.stop() }
-        try waitForPort("drums:out_1", server: server, timeout: 60)
+        try generator.waitForStderr(generatorPlaying)
         try Tool.runJackClient("jack_property", ["--port", "-s", "drums:out_1", Self.prettyKey, "Drums L"],
                      environment: server.environment)
 
@@ -51,9 +51,7 @@ final class JackMetadataTests: XCTestCase {
         // closing one too; before jacktap removed its inputs' names itself, 48 named inputs were enough for the
         // server to wait on its full socket until the 10 s teardown watchdog gave up.
         let server = try privateServer()
-        _ = try background(Tool.jacktap, ["generate", "--tone", "440", "--outputs", "64", "--name", "src"],
-                           server: server)
-        try waitForPort("src:out_64", server: server)
+        try backgroundGenerator(["--tone", "440", "--outputs", "64", "--name", "src"], server: server)
         let run = try Tool.capture(Tool.jacktap, ["--inputs", "64", "--connect", "src:out_*", "--music", "none",
                                                   "--json", "--duration", "2"], environment: server.environment)
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -187,9 +187,7 @@ final class LoudnessComplianceTests: XCTestCase {
         init(index: Int, path: String, channels: Int, arguments: [String], server: PrivateJackServer) throws {
             outPath = Tool.temporaryPath("live-\(index).jsonl")
             errPath = Tool.temporaryPath("live-\(index).err")
-            player = try Tool.start(Tool.jacktap, ["generate", "--file", path, "--name", "g\(index)", "--on-connect"],
-                                    environment: server.environment)
-            try waitForPort("g\(index):out_\(channels)", server: server)
+            player = try startGenerator(["--file", path, "--name", "g\(index)", "--on-connect"], server: server)
             tap = try Tool.start(Tool.jacktap, ["--connect", "g\(index):out_*", "-n", "t\(index)"] + arguments,
                                  environment: server.environment, stdoutPath: outPath, stderrPath: errPath)
         }

@@ -162,8 +162,7 @@ final class MeterBridgeTests: XCTestCase {
 
     func testTheStreamCarriesEachOnsetAndBeatAsJSONPrintsIt() throws {
         // The demo signal's drums give onsets and beats with their bars.
-        _ = try background(Tool.jacktap, ["generate", "--demo", "--name", "e2e-demo"], server: server)
-        try waitForPort("e2e-demo:out_1", server: server)
+        try backgroundGenerator(["--demo", "--name", "e2e-demo"], server: server)
         let out = Tool.temporaryPath("bridge-demo-\(UInt32.random(in: 0...UInt32.max)).jsonl")
         let err = out + ".err"
         addTeardownBlock { unlink(out); unlink(err) }

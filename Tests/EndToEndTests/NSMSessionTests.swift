@@ -88,7 +88,7 @@ final class NSMSessionTests: XCTestCase {
         let generator = try BackgroundJacktap(["generate", "--tone", "440", "--level", "-6.0206", "--name", "gen"],
                                               environment: server.environment)
         started.append(generator)
-        try waitForPort("gen:out_1", server: server, timeout: 60)
+        try generator.waitForStderr(generatorPlaying)
         let second = try startJacktap()
         _ = try next("/nsm/server/announce")
         peer.command("open \(path) demo jacktap.nTEST")

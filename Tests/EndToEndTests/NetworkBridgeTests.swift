@@ -89,11 +89,9 @@ final class NetworkBridgeTests: XCTestCase {
         defer { unlink(here); unlink(there) }
         // 997 Hz: not a divisor of the rate, so over a tick the samples pass every phase of the sine and the
         // sample peak is its crest on both sides, whatever delay the bridge's resampler adds.
-        _ = try background(Tool.jacktap, ["generate", "--tone", "997", "--level", "-6", "--name", "tone"],
-                           server: server)
+        try backgroundGenerator(["--tone", "997", "--level", "-6", "--name", "tone"], server: server)
         _ = try background("zita-j2n", ["--jname", "j2n", "--chan", "1", "--float", "127.0.0.1", udpPort],
                            server: server)
-        try waitForPort("tone:out_1", server: server)
         try waitForPort("j2n:in_1", server: server)
         _ = try Tool.runJackClient("jack_connect", ["tone:out_1", "j2n:in_1"], environment: server.environment)
         // --buff 200: with its default 10 ms zita-n2j's buffer runs dry (a cycle of silence, a glitch) whenever

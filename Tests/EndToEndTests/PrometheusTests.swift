@@ -15,9 +15,7 @@ final class PrometheusTests: XCTestCase {
 
     func startTap(_ client: String, level: String, extra: [String] = []) throws -> Tap {
         let server = try privateServer()
-        _ = try background(Tool.jacktap, ["generate", "--tone", "997", "--level", level, "--name", "tone"],
-                           server: server)
-        try waitForPort("tone:out_1", server: server)
+        try backgroundGenerator(["--tone", "997", "--level", level, "--name", "tone"], server: server)
         let port = Tool.freeTCPPort()
         let json = Tool.temporaryPath("\(client).jsonl")
         addTeardownBlock { unlink(json) }

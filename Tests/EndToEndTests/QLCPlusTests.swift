@@ -90,10 +90,9 @@ final class QLCPlusTests: XCTestCase {
 
         let server = try PrivateJackServer(rate: 48_000, period: 256)
         self.server = server
-        background.append(try Tool.start(Tool.jacktap, [
-            "generate", "--tone", "440", "--level", String(peak), "--name", "qlc-tone", "--duration", "120",
-        ], environment: server.environment))
-        try waitForPort("qlc-tone:out_1", server: server)
+        background.append(try startGenerator([
+            "--tone", "440", "--level", String(peak), "--name", "qlc-tone", "--duration", "120",
+        ], server: server))
         background.append(try Tool.start(Tool.jacktap, [
             "--connect", "qlc-tone:out_*", "--osc", "127.0.0.1:\(QLCPlusConsole.oscInputPort)", "--quiet",
             "--duration", "120",

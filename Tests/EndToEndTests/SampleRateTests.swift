@@ -9,10 +9,8 @@ final class SampleRateTests: XCTestCase {
             let server = try PrivateJackServer(rate: rate, period: 512)
             defer { server.stop() }
             // Plays until this rate's run is over (stopped before the server, also when the test throws).
-            let tone = try Tool.start(Tool.jacktap, ["generate", "--tone", "440", "--level", "-6", "--name", "sr"],
-                                      environment: server.environment)
+            let tone = try startGenerator(["--tone", "440", "--level", "-6", "--name", "sr"], server: server)
             defer { stopAndReap(tone) }
-            try waitForPort("sr:out_1", server: server)
             let run = try Tool.capture(Tool.jacktap, ["sr:out_1", "--json", "--duration", "1.5"],
                                        environment: server.environment)
             XCTAssertEqual(run.status, 0, run.stderr)

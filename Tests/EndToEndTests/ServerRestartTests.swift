@@ -29,7 +29,7 @@ final class ServerRestartTests: XCTestCase {
     func tone(_ hz: Double, name: String = "gen", outputs: Int = 1) throws -> BackgroundJacktap {
         let generator = try background(["generate", "--tone", String(hz), "--level", "-6.0206", "--name", name,
                                         "--outputs", String(outputs)])
-        try waitForPort("\(name):out_\(outputs)", server: server, timeout: 60)
+        try generator.waitForStderr(generatorPlaying)
         return generator
     }
 
