@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the tempo/phase model (`TempoPhaseModel`) reads its activation, and what it adds to it: the two
 /// activations jacktap has are shaped differently, so each has its own settings.
 public struct BeatModelSettings: Sendable, Equatable {
@@ -16,6 +18,17 @@ public struct BeatModelSettings: Sendable, Equatable {
     public var tempoPriorBPM: Double = 120
     public var tempoPriorOctaves: Double = 1
     public var tempoPriorCost: Double = 0
+    /// In place of the log-normal's z²/2 when set: −ln of the training tempi's own density relative to its
+    /// peak, at `tempoPriorGrid`'s tempi (a Gaussian kernel density in log tempo), linear in log tempo between.
+    public var tempoPriorShape: [Double]?
+    /// The tempi the shape is given at: 40 BPM and every semitone of tempo (1/12 octave) up to 240.
+    public static let tempoPriorGrid: [Double] = (0..<32).map { 40 * pow(2, Double($0) / 12) }
+    /// The shape of the training part's tempi (289 items, weighted by duration), as eval/train-beat-network
+    /// printed it for the shipped network (Silverman's bandwidth, 0.194 octave).
+    public static let trainingTempoShape: [Double] = [
+        2.263, 1.973, 1.794, 1.713, 1.709, 1.747, 1.78, 1.765, 1.693, 1.596, 1.504, 1.424, 1.334, 1.203, 1.019, 0.797,
+        0.562, 0.342, 0.163, 0.045, 0.0, 0.026, 0.106, 0.221, 0.354, 0.507, 0.693, 0.931, 1.233, 1.596, 2.0, 2.428,
+    ]
     /// Whether `TempoStepDetector` puts belief on a new tempo after a step or a drift it spots.
     public var detectsSteps: Bool
     /// Nats per second of beat a period pays for a bar that fits worse than the best period's (0: the bar
@@ -61,6 +74,12 @@ public struct BeatModelSettings: Sendable, Equatable {
     /// for the shipped network), at 1 nat per second and squared deviation. Chosen on the training part of
     /// eval/real for the first network (beat F, 113 items): without the prior 0.850, with it 0.862 (3 nats:
     /// 0.846); the step detector on top changed nothing there (0.862).
+    ///
+    /// Tried with the shipped network and not kept: three beat states a beat whatever the tempo (the width of the
+    /// network's training target), neutral 0.2 and the training tempi's own distribution as the prior
+    /// (`--beat-tuning=beatfraction=0,beatframes=3,neutral=0.2,priorshape=data`). It read the training part 0.817
+    /// and 181 of 226 tempi against 0.794 and 167, and the held-out part 0.675 and 213 of 296 against 0.682 and 211:
+    /// the held-out Hydrogen songs at their tempo (4 of 6 against 0), the LMMS songs and Sonic Pi loops worse.
     public static let learned: BeatModelSettings = {
         var settings = BeatModelSettings(
             beatFraction: 1.0 / 16, beatFrames: 2, neutralActivation: 0.12, activationFloor: 1e-4,
@@ -73,8 +92,8 @@ public struct BeatModelSettings: Sendable, Equatable {
     }()
 
     /// Applies `key=value` pairs separated by commas (beatfraction, beatframes, neutral, floor, penalty,
-    /// slope, steps on|off, centre on|off, barcost, prior, priorbpm, prioroctaves): for evaluating variants with
-    /// `eval/real --jacktap-arg`.
+    /// slope, steps on|off, centre on|off, barcost, prior, priorbpm, prioroctaves, priorshape data|lognormal): for
+    /// evaluating variants with `eval/real --jacktap-arg`.
     public mutating func apply(_ text: String) throws(BeatModelSettingsError) {
         for item in text.split(separator: ",") {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
@@ -91,6 +110,9 @@ public struct BeatModelSettings: Sendable, Equatable {
             case "prior": tempoPriorCost = try Self.number(value, item)
             case "priorbpm": tempoPriorBPM = try Self.number(value, item)
             case "prioroctaves": tempoPriorOctaves = try Self.number(value, item)
+            case "priorshape":
+                guard value == "data" || value == "lognormal" else { throw BeatModelSettingsError(item: String(item)) }
+                tempoPriorShape = value == "data" ? Self.trainingTempoShape : nil
             case "centre":
                 guard value == "on" || value == "off" else { throw BeatModelSettingsError(item: String(item)) }
                 beatAtStateCentre = value == "on"
@@ -100,6 +122,18 @@ public struct BeatModelSettings: Sendable, Equatable {
             default: throw BeatModelSettingsError(item: String(item))
             }
         }
+    }
+
+    /// The prior's cost at `bpm` before `tempoPriorCost`: z²/2 of the log-normal, or the shape's.
+    func tempoPriorDeviation(bpm: Double) -> Double {
+        guard let shape = tempoPriorShape, shape.count == Self.tempoPriorGrid.count else {
+            let z = log2(bpm / tempoPriorBPM) / max(tempoPriorOctaves, 0.01)
+            return z * z / 2
+        }
+        let position = min(max(12 * log2(bpm / Self.tempoPriorGrid[0]), 0), Double(shape.count - 1))
+        let below = min(Int(position), shape.count - 2)
+        let t = position - Double(below)
+        return shape[below] * (1 - t) + shape[below + 1] * t
     }
 
     private static func number(_ text: String, _ item: Substring) throws(BeatModelSettingsError) -> Double {

@@ -165,9 +165,8 @@ final class TempoPhaseModel {
             let period = Double(shortestPeriod + k)
             let bpm = 60 * frameRate / period
             let beyond = max(0, log2(preferredMinimumBPM / bpm), log2(bpm / preferredMaximumBPM))
-            let z = log2(bpm / settings.tempoPriorBPM) / max(settings.tempoPriorOctaves, 0.01)
             let perSecond = outsidePenalty * min(1, beyond / Self.edgeOctaves) + outsideSlope * beyond * beyond
-                + settings.tempoPriorCost * z * z / 2
+                + settings.tempoPriorCost * settings.tempoPriorDeviation(bpm: bpm)
             preference[k] = exp(-perSecond * period / frameRate)
         }
         bandLow = .allocate(capacity: blockCount)
