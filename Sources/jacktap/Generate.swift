@@ -78,7 +78,8 @@ struct Generate: ParsableCommand {
             // Once the ports are active: what plays, and where (a script waits for this line, not for a poll of
             // the server's ports, which opens and closes a client while others may be opening).
             let what = file.map { "'\($0)'" + (onConnect ? " once every output is connected" : "") }
-                ?? (demo ? "the demo signal" : "a \(Self.format(tone)) Hz tone peaking at \(Self.format(level)) dBFS")
+                ?? (demo ? "the demo signal"
+                    : "a \(String(format: "%g", tone)) Hz tone peaking at \(String(format: "%g", level)) dBFS")
             StandardOutput.error("jacktap: playing \(what) on \(generator.outputNames.joined(separator: ", "))\n")
         } catch let failure as Failure {
             failure.exit()
@@ -105,11 +106,6 @@ struct Generate: ParsableCommand {
         let stopped = generator.serverStopped
         generator.stop()
         if stopped { Failure(description: "the JACK server stopped", code: Failure.serverStopped).exit() }
-    }
-
-    /// 440, 1000, 997.5: no trailing ".0".
-    static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// The whole file in memory, so the callback only copies.

@@ -266,15 +266,18 @@ let generatorPlaying = "jacktap: playing "
 /// are active); the caller stops it. Not by polling the ports with `jack_lsp`: a client that closes while the
 /// generator opens can leave the generator signalling a dead semaphore once a later client takes the closed
 /// one's slot, and the graph stalls for good (jackaudio/jack2#721, docs/testing.md).
-func startGenerator(_ arguments: [String], server: PrivateJackServer, timeout: Double = eventTimeout) throws -> ChildProcess {
+func startGenerator(_ arguments: [String], server: PrivateJackServer,
+                    timeout: Double = eventTimeout) throws -> ChildProcess {
     let errorPath = Tool.temporaryPath("generate-\(UInt32.random(in: 0...UInt32.max)).err")
     let process = try Tool.start(Tool.jacktap, ["generate"] + arguments, environment: server.environment,
                                  stderrPath: errorPath)
     let said = { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
     _ = waitFor(timeout: timeout) { said().contains(generatorPlaying) || !process.isRunning }
-    guard said().contains(generatorPlaying) else {
+    let text = said()
+    unlink(errorPath)  // the generator keeps its descriptor; nothing reads the file after this
+    guard text.contains(generatorPlaying) else {
         stopAndReap(process)
-        throw Tool.Failed(description: "jacktap generate \(arguments.joined(separator: " ")) did not start: \(said())")
+        throw Tool.Failed(description: "jacktap generate \(arguments.joined(separator: " ")) did not start: \(text)")
     }
     return process
 }

@@ -37,22 +37,16 @@ final class ServerRestartTests: XCTestCase {
         { $0.address == "/jacktap/in_1/note" && "\($0.args[0])" == note }
     }
 
-    /// A generator that jacktap itself waits for: the test learns that its port is there from jacktap's
-    /// stderr, not from `jack_lsp`. libjack (jackd2 1.9.21) can leave a client that opens while another closes
-    /// with that client's semaphore in its table (jackaudio/jack2#721: the removal reaches it before its
-    /// control block is mapped); when a later client takes the freed slot, the first one signals the old
-    /// semaphore and the server's graph stalls for good. `jack_lsp` polled while the generator opens, then
-    /// jacktap opening after it, is exactly that (the generator fed a dead semaphore instead of jacktap's;
-    /// 3 runs in 60 on a loaded machine), so here nothing short-lived opens while a client of the test does.
+    /// A generator that jacktap itself waits for, and connects for the `connections`th time: the test learns
+    /// that it is there from jacktap's stderr, so nothing short-lived opens while a client of the test does
+    /// (`startGenerator` says why; `jack_lsp` polled here stalled the graph in 3 runs in 45 on a loaded machine).
     func followedTone(_ hz: Double, by tap: BackgroundJacktap, connections: Int) throws {
         _ = try background(["generate", "--tone", String(hz), "--level", "-6.0206", "--name", "gen"])
         let line = "gen:out_1 → jacktap:in_1"
-        let deadline = Date().addingTimeInterval(60)
-        while tap.stderr.components(separatedBy: line).count - 1 < connections {
-            guard Date() < deadline, tap.process.isRunning else {
-                throw Tool.Failed(description: "jacktap did not connect the generator (\(connections)): \(tap.stderr)")
-            }
-            usleep(50_000)
+        func connected() -> Int { tap.stderr.components(separatedBy: line).count - 1 }
+        _ = waitFor(timeout: 60) { connected() >= connections || !tap.process.isRunning }
+        guard connected() >= connections else {
+            throw Tool.Failed(description: "jacktap did not connect the generator (\(connections)): \(tap.stderr)")
         }
     }
 
