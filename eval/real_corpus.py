@@ -719,8 +719,8 @@ def lmms_render_whole(path, raw):
 
 # ---------------------------------------------------------------- generated pieces (generated_music.py)
 
-GENERATED_COUNT = 120
-POPULAR_COUNT = 120
+GENERATED_COUNT = 240
+POPULAR_COUNT = 240
 
 
 def generated_items():
