@@ -828,6 +828,9 @@ def items():
 # ---------------------------------------------------------------- the train / held-out split
 
 SPLIT_FILE = os.path.join(HERE, "real_split.json")
+# Groups eval/real reports apart from the sources' rows and totals (their truth is ambiguous, or they are
+# humanised copies of songs already counted).
+APART_SUFFIXES = ("-ambiguous", "-humanized")
 _SPLIT = None
 
 
@@ -843,6 +846,20 @@ def split(item):
         raise KeyError(f"{item.name}: song {item.song} ({item.source}) is not in {SPLIT_FILE}; "
                        "run eval/real_split.py --write to draw it (existing songs keep their side)")
     return side
+
+
+def training_items():
+    """The items a network is trained on (eval/train-beat-network): the training part, but for the groups reported
+    apart as ambiguous (their truth does not say which pulse is the beat)."""
+    return [item for item in items() if split(item) == "train" and not item.group.endswith("-ambiguous")]
+
+
+def validation_songs(rng):
+    """The training songs eval/train-beat-network keeps aside to pick its epoch: 15 % of them, drawn by shuffling
+    their sorted names with `rng` (the script's, seeded with its --seed, drawn from first)."""
+    songs = sorted({item.song for item in training_items()})
+    rng.shuffle(songs)
+    return set(songs[: max(1, round(0.15 * len(songs)))])
 
 
 def ensure_rendered(item, out_dir):
