@@ -854,6 +854,10 @@ def training_items():
     return [item for item in items() if split(item) == "train" and not item.group.endswith("-ambiguous")]
 
 
+# eval/train-beat-network's default --seed: its batches and the songs it keeps aside (validation_songs).
+TRAINING_SEED = 20261126
+
+
 def validation_songs(rng):
     """The training songs eval/train-beat-network keeps aside to pick its epoch: 15 % of them, drawn by shuffling
     their sorted names with `rng` (the script's, seeded with its --seed, drawn from first)."""
