@@ -16,6 +16,7 @@ match one of them. The rows of either are eval/real's own, over the items kept.
 
 import argparse
 import fnmatch
+import functools
 import json
 import os
 import random
@@ -26,10 +27,10 @@ sys.path.insert(0, HERE)
 import real_corpus  # noqa: E402
 
 
-
+@functools.lru_cache(maxsize=None)
 def real_summary():
-    """eval/real's own summary(): the rows of a filtered part are built as its tables' are (labels, the groups
-    reported apart, a tracker that did not run on an item)."""
+    """eval/real's own summary(), loaded once: the rows of a filtered part are built as its tables' are (labels,
+    the groups reported apart, a tracker that did not run on an item)."""
     from importlib.machinery import SourceFileLoader
     return SourceFileLoader("real", os.path.join(HERE, "real")).load_module().summary
 
