@@ -8,7 +8,8 @@ PART is train, held-out or validation; TAG names eval/out/real-results-TAG.json;
 one tracker of that run, e.g. `"madmom online=peers-held:madmom"`.
 
 validation: the training songs eval/train-beat-network keeps aside to pick its epoch (with its --seed, default
-the script's), read from a run on the training part: what chooses between networks without the held-out part.
+the script's), read from a run on the training part (`eval/real --split train`, or `--split validation` for those
+songs alone): what chooses between networks without the held-out part.
 They are drawn from the corpus as it is now (real_corpus.validation_songs): a network trained on an older corpus
 kept other songs aside, and may have trained on some of these. --songs GLOB (repeatable) keeps only the songs that
 match one of them. The rows of either are eval/real's own, over the items kept.
