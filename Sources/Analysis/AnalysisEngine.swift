@@ -94,6 +94,11 @@ public final class AnalysisEngine {
     /// wake-up, it is "now" in the stream, whatever the next poll then takes to analyse it.
     public var arrivedTime: Double { Double(position + tap.ring.readableFrames()) / sampleRate }
 
+    /// The stream time, seconds, at which the ring's write count was `ringFrames` (a period the tap stamped).
+    public func streamTime(ringFrames: Int) -> Double {
+        Double(position + ringFrames - tap.ring.consumedFrames) / sampleRate
+    }
+
     /// Asks for the integrated loudness, range, maxima, holds and clip counts to start again; any thread
     /// (SIGUSR1, the view's key) may call it; the analysis thread carries it out at its next poll.
     public func requestReset() { resetRequested.store(true, ordering: .releasing) }

@@ -141,5 +141,7 @@ enum JackDebug {
 extension JackCalls {
     static func connectionCount(_ port: OpaquePointer) -> Int { Int(jack_port_connected(port)) }
 
+    /// JACK's microsecond clock (the one its cycle times are in).
+    static func time() -> UInt64 { UInt64(jack_get_time()) }
     static func processThread(_ client: OpaquePointer) -> pthread_t { jack_client_thread_id(client) }
 }

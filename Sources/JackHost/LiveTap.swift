@@ -22,6 +22,13 @@ public final class LiveTap: @unchecked Sendable {
     let midiPorts: UnsafeMutablePointer<OpaquePointer>
     let midiQueues: UnsafeMutablePointer<MidiEventQueue>
     let state: UnsafeMutablePointer<TapProcessState>
+    /// When the newest copied period reached the ring (the callback stamps it from JACK's cycle times).
+    let stamp = PeriodStamp.allocate()
+    let cycle: UnsafeMutablePointer<CycleTimes> = {
+        let cycle = UnsafeMutablePointer<CycleTimes>.allocate(capacity: 1)
+        cycle.initialize(to: CycleTimes())
+        return cycle
+    }()
     let wake: UnsafeMutablePointer<sem_t>
     let graphWake: UnsafeMutablePointer<sem_t>
     let notifications: UnsafeMutablePointer<JackNotifications>
@@ -66,8 +73,8 @@ public final class LiveTap: @unchecked Sendable {
             serverGone: Atomic(0), sampleRate: Atomic(client.sampleRate), bufferSize: Atomic(client.bufferSize),
             xruns: Atomic(0), graphChanges: Atomic(0), analysisWake: wake, graphWake: graphWake))
         state = .allocate(capacity: 1)
-        state.initialize(to: TapProcessState(ports: ports, portCount: inputs.count, tap: tap, wake: wake,
-                                             midiPorts: midiPorts, midiQueues: midiQueues,
+        state.initialize(to: TapProcessState(client: client.handle, ports: ports, portCount: inputs.count, tap: tap,
+                                             stamp: stamp, cycle: cycle, wake: wake, midiPorts: midiPorts, midiQueues: midiQueues,
                                              midiCount: midiOutputs.count))
         client.setProcess(jacktapTapProcess, UnsafeMutableRawPointer(state))
         client.setNotifications(UnsafeMutableRawPointer(notifications))
@@ -78,6 +85,9 @@ public final class LiveTap: @unchecked Sendable {
         state.deinitialize(count: 1)
         state.deallocate()
         tap.deallocate()
+        stamp.deallocate()
+        cycle.deinitialize(count: 1)
+        cycle.deallocate()
         notifications.deinitialize(count: 1)
         notifications.deallocate()
         sem_destroy(wake)
@@ -115,6 +125,13 @@ public final class LiveTap: @unchecked Sendable {
     /// Waits until the callback has posted a period, the server is gone or changed its rate, or `timeout`
     /// seconds pass; returns false on timeout.
     public func waitForFrames(timeout: Double) -> Bool { Self.wait(wake, timeout: timeout) }
+
+    /// The newest period the callback copied into the ring: the ring's write count after it and JACK's clock
+    /// (`hostMicros`) when its cycle began; nil before the first.
+    public var newestPeriod: (frames: Int, micros: UInt64)? { stamp.read() }
+
+    /// JACK's clock now, microseconds (the clock of `newestPeriod`).
+    public var hostMicros: UInt64 { JackCalls.time() }
 
     /// Wakes a thread blocked in `waitForFrames` (to stop it).
     public func wakeWaiters() { sem_post(wake) }

@@ -6,16 +6,31 @@ import Synchronization
 /// The process callback's whole world: plain data set up before `jack_activate` and freed after the client
 /// is closed. No class, no closure, no String: reading it costs no retain, release or lock.
 struct TapProcessState {
+    /// The client, for jack_get_cycle_times.
+    var client: OpaquePointer
     /// jacktap's input ports, in tap channel order.
     var ports: UnsafeMutablePointer<OpaquePointer>
     var portCount: Int
     var tap: Tap
+    /// When the newest copied period reached the ring.
+    var stamp: PeriodStamp
+    /// Where jack_get_cycle_times writes (allocated with the state: locals whose address went to C would bring
+    /// the stack protector's check into the callback).
+    var cycle: UnsafeMutablePointer<CycleTimes>
     /// Posted once per period to wake the analysis thread (sem_post is async-signal- and RT-safe).
     var wake: UnsafeMutablePointer<sem_t>
     /// jacktap's MIDI outputs (`clock`, `notes`) and the messages the analysis thread queued for each.
     var midiPorts: UnsafeMutablePointer<OpaquePointer>
     var midiQueues: UnsafeMutablePointer<MidiEventQueue>
     var midiCount: Int
+}
+
+/// What jack_get_cycle_times reports of the current cycle.
+struct CycleTimes {
+    var frames: jack_nframes_t = 0
+    var start: jack_time_t = 0
+    var next: jack_time_t = 0
+    var periodMicros: Float = 0
 }
 
 /// The JACK process callback: per input port, measure and copy into the ring; then wake the analysis thread.
@@ -36,8 +51,15 @@ func jacktapTapProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPoi
         c &+= 1
     }
     tap.endPeriod(frames: count, copied: copy)
-    // The period's place in the ring's timeline, which the analysis stamps its MIDI messages in. A period
-    // the ring could not take is not in it: its messages go out at the start of the next one that is.
+    // The instant this period's frames became available (the cycle's start on JACK's clock), paired with the
+    // ring's count after them: the analysis thread times the stream by it, however late it wakes.
+    if copy {
+        let cycle = state.pointee.cycle
+        if jack_get_cycle_times(state.pointee.client, &cycle.pointee.frames, &cycle.pointee.start, &cycle.pointee.next,
+                                &cycle.pointee.periodMicros) == 0 {
+            state.pointee.stamp.record(frames: tap.ring.writtenFrames, micros: UInt64(cycle.pointee.start))
+        }
+    }
     let written = tap.ring.writtenFrames
     let periodStart = copy ? written &- count : written
     var m = 0

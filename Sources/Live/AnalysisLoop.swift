@@ -119,8 +119,7 @@ final class AnalysisLoop: @unchecked Sendable {
                 if command == .pause { pausedProgrammes.formUnion(chosen) }
                 if command == .resume { pausedProgrammes.subtract(chosen) }
             }
-            // The newest frame arrived about now: that pairs a stream instant with a wall-clock instant.
-            let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
+            let clock = streamClockNow()
             for consumer in consumers { consumer.willPoll() }
             let outputs = engine.pollOutputs()
             sinks.publish(outputs, clock: clock)
@@ -134,8 +133,7 @@ final class AnalysisLoop: @unchecked Sendable {
             if engine.reachedLimit { limitReached.store(true, ordering: .releasing) }
         }
         // A last snapshot with whatever arrived since the last tick: the final figures of this opening.
-        let clock = StreamClock(stream: engine.arrivedTime, wall: Date().timeIntervalSince1970)
-        sinks.publish(engine.finishOutputs(), clock: clock)
+        sinks.publish(engine.finishOutputs(), clock: streamClockNow())
         // The clock's Stop (after the clocks already queued, up to its lead ahead) and the last note off, while
         // the callback still runs to send them.
         if !live.serverStopped {
@@ -143,6 +141,21 @@ final class AnalysisLoop: @unchecked Sendable {
             for consumer in consumers { consumer.finish(engine: engine, wait: wait) }
         }
         ended.store(true, ordering: .releasing)
+    }
+
+    /// The stream instant that is now on the wall clock (and on Link's, read right after): the newest period's
+    /// stream time, plus how long ago on JACK's clock its cycle began. Timed from the callback's stamp, not from
+    /// this thread's wake-up, which a loaded machine delays by up to a period or more and by a different amount
+    /// each time. Without a stamp yet, or with an age no period in the ring can have (a server whose cycle times
+    /// are not on the clock it reads as now), the newest frame is taken to have arrived now.
+    func streamClockNow() -> StreamClock {
+        let wall = Date().timeIntervalSince1970
+        let fallback = StreamClock(stream: engine.arrivedTime, wall: wall)
+        guard let newest = live.newestPeriod else { return fallback }
+        let age = Double(Int64(bitPattern: live.hostMicros &- newest.micros)) / 1e6
+        let ringSeconds = Double(live.tap.ring.capacity) / engine.sampleRate
+        guard age > -0.001, age < ringSeconds else { return fallback }
+        return StreamClock(stream: engine.streamTime(ringFrames: newest.frames) + age, wall: wall)
     }
 
     /// A new engine at `rate`; the frames waiting in the ring are dropped unread.

@@ -16,6 +16,11 @@ public protocol LiveAudio: AnyObject, Sendable {
     func waitForFrames(timeout: Double) -> Bool
     /// Wakes a thread waiting in ``waitForFrames(timeout:)``.
     func wakeWaiters()
+    /// The newest period the callback copied into the ring: the ring's write count after it and `hostMicros`
+    /// when its cycle began; nil before the first.
+    var newestPeriod: (frames: Int, micros: UInt64)? { get }
+    /// The server's clock now, microseconds.
+    var hostMicros: UInt64 { get }
     /// The queue of a registered JACK MIDI output, nil when there is none by that name.
     func midiQueue(_ name: String) -> MidiEventQueue?
 }

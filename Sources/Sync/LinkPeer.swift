@@ -13,15 +13,16 @@ import Foundation
 /// Following (`--link-follow`): jacktap changes nothing and reports the session's tempo and peers when they
 /// change.
 ///
-/// The beat's instant on Link's clock (the host's monotonic clock) comes from pairing the newest frame of the
-/// stream with Link's clock at the poll that announced it: `--beat-lead` ahead of the beat.
+/// The beat's instant on Link's clock (the host's monotonic clock) comes from pairing the stream with Link's
+/// clock at the poll that announced it (`--beat-lead` ahead of the beat): the stream instant that was now then,
+/// timed from the JACK cycle that brought the newest period, so a late wake-up of the analysis thread moves no beat.
 /// Used by the analysis thread; Link's own threads do the networking.
 public final class LinkPeer: TempoConsumer, @unchecked Sendable {
     public let quantum: Double
     public let follow: Bool
     /// The beat source's name (its beats lead the session).
     public var beatSource: String?
-    /// Link's clock when the newest frame arrived (read before the poll).
+    /// Link's clock at the instant the poll began (read before the poll, beside the wall clock).
     private var linkNow: Int64 = 0
     private let link: OpaquePointer
     private let say: (String) -> Void
@@ -57,8 +58,8 @@ public final class LinkPeer: TempoConsumer, @unchecked Sendable {
                linkNow: linkNow)
     }
 
-    /// `streamNow` (seconds of audio) and `linkNow` are the same instant: the newest frame's arrival, read
-    /// before the poll that produced `outputs`.
+    /// `streamNow` (seconds of audio) and `linkNow` are the same instant, read before the poll that produced
+    /// `outputs`.
     func update(outputs: [AnalysisOutput], beatSource: String?, streamNow: Double, linkNow now: Int64) {
         if !follow {
             for case .event(let event) in outputs where event.port == beatSource {

@@ -2,14 +2,14 @@ import Analysis
 
 /// What the analysis loop hands every tempo-sync output after each poll: the engine, what the poll produced,
 /// whether the beat source's tracker has confirmed a pulse (the clock, Link and OS2L follow only a pulse that
-/// repeats in bars: speech can hold a lock, never that), and the instant the newest frame arrived on the stream's
-/// clock.
+/// repeats in bars: speech can hold a lock, never that), and the stream instant at which the poll began.
 public struct SyncPoll {
     public let engine: AnalysisEngine
     public let outputs: [AnalysisOutput]
     public let periodFrames: Int
     public let pulse: Bool
-    /// Seconds of audio at the newest frame's arrival (the instant the poll began).
+    /// The stream instant, seconds of audio, that was now when the poll began (the newest period's stream time
+    /// plus how long ago its JACK cycle began).
     public let streamNow: Double
 
     public init(engine: AnalysisEngine, outputs: [AnalysisOutput], periodFrames: Int, pulse: Bool, streamNow: Double) {
@@ -24,8 +24,8 @@ public struct SyncPoll {
 /// A tempo-sync output (MIDI beat clock, MIDI notes, Ableton Link, OS2L), driven by the analysis thread only: the
 /// same four calls for each, so the loop knows none of them by name.
 public protocol TempoConsumer: AnyObject {
-    /// Just before a poll: the instant the newest frame arrived, for an output that pairs it with a clock of its
-    /// own (Link's).
+    /// Just before a poll, at the instant `SyncPoll.streamNow` describes: for an output that pairs it with a
+    /// clock of its own (Link's).
     func willPoll()
     /// After each poll.
     func update(_ poll: SyncPoll)

@@ -124,6 +124,25 @@ final class LiveTapTests: XCTestCase {
         XCTAssertEqual(live.tap.overruns, 0)
     }
 
+    func testEachPeriodIsStampedWithItsRingCountAndItsCycleOnTheServersClock() throws {
+        let live = try LiveTap(client: try JackClient(name: "tap-stamp"), inputs: ["in_1"])
+        XCTAssertNil(live.newestPeriod, "nothing stamped before the first period")
+        try live.activate()
+        try drain(live, frames: 4_800)
+        let first = try XCTUnwrap(live.newestPeriod)
+        try drain(live, frames: 48_000)
+        let second = try XCTUnwrap(live.newestPeriod)
+        let now = live.hostMicros
+        XCTAssertEqual(first.frames % 64, 0, "a stamp is taken at the end of a period of 64 frames")
+        XCTAssertLessThanOrEqual(second.frames, live.tap.ring.writtenFrames)
+        XCTAssertGreaterThanOrEqual(second.frames - first.frames, 48_000)
+        XCTAssertLessThanOrEqual(second.micros, now, "a cycle that began before the clock was read")
+        // The dummy server runs its periods on the clock: a second of frames spans about a second of its clock
+        // (more on a loaded machine, which slows the server; half of it allows for a burst of late cycles).
+        let seconds = Double(second.micros - first.micros) / 1e6
+        XCTAssertGreaterThan(seconds, 0.5 * Double(second.frames - first.frames) / 48_000)
+    }
+
     func testAServerThatStopsIsNoticed() throws {
         let live = try LiveTap(client: try JackClient(name: "tap-shutdown"), inputs: ["in_1"])
         try live.activate()

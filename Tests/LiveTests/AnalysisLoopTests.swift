@@ -36,6 +36,9 @@ final class FakeLiveAudio: LiveAudio, @unchecked Sendable {
     func waitForFrames(timeout: Double) -> Bool { wake.wait(timeout: .now() + timeout) == .success }
     func wakeWaiters() { wake.signal() }
     func midiQueue(_ name: String) -> MidiEventQueue? { nil }
+    /// The stamp and the clock the test sets (a callback that stamps nothing by default).
+    var newestPeriod: (frames: Int, micros: UInt64)?
+    var hostMicros: UInt64 = 0
 
     /// The server changed its rate: the callback stores it and wakes the analysis.
     func changeRate(to value: Int) {
@@ -157,6 +160,35 @@ struct AnalysisLoopTests {
         analysis.stop()
         #expect(collected.ticks.count == last)
         #expect(!analysis.reachedLimit)
+    }
+
+    @Test func aLateWakeUpTimesTheStreamByThePeriodsCycleNotByTheWakeUp() throws {
+        let audio = FakeLiveAudio(sampleRate: 48_000)
+        let analysis = loop(audio, Collected())
+        audio.play(seconds: 1, frequency: 440, peak: 0.5)
+        let written = audio.tap.ring.writtenFrames
+        let end = Double(written) / 48_000
+        // Without a stamp, the newest frame is taken to have arrived at the wake-up.
+        var clock = analysis.streamClockNow()
+        #expect(abs(clock.stream - end) < 1e-9)
+        // The cycle that brought the last period began 150 ms before the thread woke (on the server's clock):
+        // the audio ended 150 ms before the wall-clock instant read at the wake-up.
+        audio.newestPeriod = (frames: written, micros: 5_000_000_000)
+        audio.hostMicros = 5_000_150_000
+        let before = Date().timeIntervalSince1970
+        clock = analysis.streamClockNow()
+        let after = Date().timeIntervalSince1970
+        let ended = clock.wall + end - clock.stream
+        #expect(ended >= before - 0.150 - 1e-6 && ended <= after - 0.150 + 1e-6, "\(ended - before)")
+        // The stamp's ring count, not the frames that wait in the ring, says where the stamped period ends.
+        audio.newestPeriod = (frames: 24_000, micros: 5_000_150_000)
+        #expect(abs(analysis.streamClockNow().stream - 0.5) < 1e-9)
+        // A cycle time in the future, or older than the ring holds, is on another clock: the wake-up times it.
+        audio.newestPeriod = (frames: written, micros: 5_000_200_000)
+        #expect(abs(analysis.streamClockNow().stream - end) < 1e-9)
+        audio.hostMicros = 5_000_000_000 + 60_000_000
+        audio.newestPeriod = (frames: written, micros: 5_000_000_000)
+        #expect(abs(analysis.streamClockNow().stream - end) < 1e-9)
     }
 
     @Test func theDurationLimitIsReachedAfterItsAudio() {
