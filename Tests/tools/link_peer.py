@@ -8,8 +8,9 @@ usage: link_peer.py PORTFILE SECONDS [--set-tempo-at SECONDS BPM]
   --set-tempo-at S BPM   after S seconds this peer sets the session's tempo to BPM (as another app would)
 
 Each jacktap beat arrives in a bundle whose timetag is the beat's instant (Unix time). At that instant the
-session's beat b should be whole: its distance to the nearest whole beat, in ms at the session's tempo, is the
-phase error; round(b) mod 4 should be the beat's place in its bar (from /bar) less one.
+session's beat b, on the timeline jacktap committed with that beat, should be whole: its distance to the nearest
+whole beat, in ms at the session's tempo, is the phase error; round(b) mod 4 should be the beat's place in its
+bar (from /bar) less one.
 """
 import asyncio
 import bisect
@@ -70,17 +71,25 @@ async def main():
                         places[count] = int(m.params[1])
         await asyncio.sleep(0.001)
 
-    def session_at(t):
-        k = bisect.bisect_left(walls, t)
-        if k <= 0 or k >= len(walls):
+    def session_at(t, before):
+        """The session's beat and tempo at wall time t, as the last sample before `before` holds them: the
+        timeline jacktap committed for the beat at t, extrapolated back to t at its tempo. Sampling the session
+        at t itself would measure when the commit reached this process instead (Link's messages, and this
+        process getting the CPU: more than a beat's lead on a loaded machine)."""
+        k = bisect.bisect_left(walls, before) - 1
+        if k < 0 or walls[k] < t - 1:
             return None
-        a, b = k - 1, k
-        w = (t - walls[a]) / (walls[b] - walls[a]) if walls[b] > walls[a] else 0
-        return beats_at[a] + w * (beats_at[b] - beats_at[a]), tempos[b]
+        return beats_at[k] - (walls[k] - t) * tempos[k] / 60, tempos[k]
 
     measured = []
-    for count, beat in sorted(beats.items()):
-        at = session_at(beat["t"])
+    ordered = sorted(beats.items())
+    for i, (count, beat) in enumerate(ordered):
+        # Until just before jacktap can commit the next beat (announced --beat-lead, 20 ms, and at most a poll
+        # before its instant), and before the other peer's change of tempo.
+        before = ordered[i + 1][1]["t"] - 0.05 if i + 1 < len(ordered) else walls[-1] + 1
+        if set_wall is not None and beat["t"] < set_wall:
+            before = min(before, set_wall)
+        at = session_at(beat["t"], before)
         if at is None:
             continue
         b, tempo = at
