@@ -71,25 +71,23 @@ async def main():
                         places[count] = int(m.params[1])
         await asyncio.sleep(0.001)
 
-    def session_at(t, before):
-        """The session's beat and tempo at wall time t, as the last sample before `before` holds them: the
-        timeline jacktap committed for the beat at t, extrapolated back to t at its tempo. Sampling the session
-        at t itself would measure when the commit reached this process instead (Link's messages, and this
-        process getting the CPU: more than a beat's lead on a loaded machine)."""
-        k = bisect.bisect_left(walls, before) - 1
-        if k < 0 or walls[k] < t - 1:
+    def committed(t, bpm, until):
+        """The session's beat and tempo at wall time t on the timeline jacktap committed with the beat at t (at
+        its tempo, bpm): the first sample from t on that is on that tempo, before `until` (the next beat), taken
+        back to t at its tempo. The commit may reach this process after t (Link's messages, and this process
+        getting the CPU, can take more than a beat's lead on a loaded machine), and a sample from before t may
+        hold the previous beat's timeline; without a sample on that tempo, the first from t on."""
+        first = bisect.bisect_left(walls, t)
+        if first >= len(walls):
             return None
-        return beats_at[k] - (walls[k] - t) * tempos[k] / 60, tempos[k]
+        chosen = next((j for j in range(first, bisect.bisect_left(walls, until)) if abs(tempos[j] - bpm) < 1e-3), first)
+        return beats_at[chosen] - (walls[chosen] - t) * tempos[chosen] / 60, tempos[chosen]
 
     measured = []
     ordered = sorted(beats.items())
     for i, (count, beat) in enumerate(ordered):
-        # Until just before jacktap can commit the next beat (announced --beat-lead, 20 ms, and at most a poll
-        # before its instant), and before the other peer's change of tempo.
-        before = ordered[i + 1][1]["t"] - 0.05 if i + 1 < len(ordered) else walls[-1] + 1
-        if set_wall is not None and beat["t"] < set_wall:
-            before = min(before, set_wall)
-        at = session_at(beat["t"], before)
+        until = ordered[i + 1][1]["t"] if i + 1 < len(ordered) else walls[-1] + 1
+        at = committed(beat["t"], beat["bpm"], until)
         if at is None:
             continue
         b, tempo = at
