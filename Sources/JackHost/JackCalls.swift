@@ -143,5 +143,6 @@ extension JackCalls {
 
     /// JACK's microsecond clock (the one its cycle times are in).
     static func time() -> UInt64 { UInt64(jack_get_time()) }
+
     static func processThread(_ client: OpaquePointer) -> pthread_t { jack_client_thread_id(client) }
 }

@@ -51,16 +51,18 @@ func jacktapTapProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPoi
         c &+= 1
     }
     tap.endPeriod(frames: count, copied: copy)
+    let written = tap.ring.writtenFrames
     // The instant this period's frames became available (the cycle's start on JACK's clock), paired with the
     // ring's count after them: the analysis thread times the stream by it, however late it wakes.
     if copy {
         let cycle = state.pointee.cycle
         if jack_get_cycle_times(state.pointee.client, &cycle.pointee.frames, &cycle.pointee.start, &cycle.pointee.next,
                                 &cycle.pointee.periodMicros) == 0 {
-            state.pointee.stamp.record(frames: tap.ring.writtenFrames, micros: UInt64(cycle.pointee.start))
+            state.pointee.stamp.record(frames: written, micros: UInt64(cycle.pointee.start))
         }
     }
-    let written = tap.ring.writtenFrames
+    // The period's place in the ring's timeline, which the analysis stamps its MIDI messages in. A period
+    // the ring could not take is not in it: its messages go out at the start of the next one that is.
     let periodStart = copy ? written &- count : written
     var m = 0
     while m < state.pointee.midiCount {
