@@ -77,7 +77,13 @@ final class NetworkBridgeTests: XCTestCase {
     static let lockTimeout = 180.0
 
     func testAToneBridgedByZitaNjbridgeReadsTheSameAtTheFarEnd() throws {
-        let rate = 48_000, period = 256
+        // 2048 frames (43 ms): zita-n2j takes a gap between one cycle's end and the next one's start on the
+        // server's clock for cycles the sender skipped, and throws that much audio away, which pushes its loop
+        // off by up to 2e-2 for tens of seconds. The dummy backend leaves such a gap whenever a cycle comes later
+        // than the next one was due, as on a virtual machine whose host stops it for a while: an SCHED_FIFO
+        // thread sleeping 1 ms there woke up 5-35 ms late about once a second, the machine otherwise idle. At 256
+        // frames, a minute of that held zita's ratio within 2e-4 for 7 s at most; at 2048, for 72 s of 90.
+        let rate = 48_000, period = 2048
         // At real-time priority zita's receiving thread and both ends' process callbacks run on time under load:
         // measured beside 6 busy loops, zita's ratio locked within 2e-4 for 30 s at a stretch; without it, beside
         // a build, it wandered by 1e-3 for the whole minute.
