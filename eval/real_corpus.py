@@ -858,10 +858,11 @@ def training_items():
 TRAINING_SEED = 20261126
 
 
-def validation_songs(rng):
+def validation_songs(rng, items=None):
     """The training songs eval/train-beat-network keeps aside to pick its epoch: 15 % of them, drawn by shuffling
-    their sorted names with `rng` (the script's, seeded with its --seed, drawn from first)."""
-    songs = sorted({item.song for item in training_items()})
+    their sorted names with `rng` (the script's, seeded with its --seed, drawn from first). `items`: the training
+    items it was given (--items), by default all of them."""
+    songs = sorted({item.song for item in (training_items() if items is None else items)})
     rng.shuffle(songs)
     return set(songs[: max(1, round(0.15 * len(songs)))])
 
