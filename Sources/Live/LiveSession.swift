@@ -351,19 +351,6 @@ public struct LiveSession {
                 client.close()
                 throw Failure(description: error.description, code: Failure.noServer)
             }
-            let follower = PortFollower(live: live, plan: parts.plan) { parts.say($0) }
-            follower.reconcile()
-            if first {
-                for index in 0..<count where live.client.connections(ofPort: live.inputFullName(index)).isEmpty {
-                    parts.say("(unconnected) \(live.inputFullName(index))")
-                }
-                if let clock = live.midiOutputFullName(MidiClockOutput.portName) {
-                    parts.say("MIDI beat clock on \(clock), from the beats of \(names[beatSource])")
-                }
-                if let notes = live.midiOutputFullName(MidiNotesOutput.portName) {
-                    parts.say("MIDI notes on \(notes), from the pitch of \(names[noteSource])")
-                }
-            }
             let analysis = analysis
             let loop = AnalysisLoop(
                 live: live, sinks: sinks, limitSeconds: duration.map { $0 - analysedBefore }, beatSource: beatSource,
@@ -377,6 +364,22 @@ public struct LiveSession {
             // A programme paused before the restart stays paused.
             for name in parts.pausedProgrammes.withLock({ $0 }).sorted() { loop.requestLoudness(.pause, programme: name) }
             loop.start()
+            // The callback fills the ring from activation on, so the analysis thread drains it before anything is
+            // connected: on a busy server a connection waits for the server's turn, and dozens of them made while
+            // nothing read the ring could outlast its 2 s and drop periods from a programme's loudness.
+            let follower = PortFollower(live: live, plan: parts.plan) { parts.say($0) }
+            follower.reconcile()
+            if first {
+                for index in 0..<count where live.client.connections(ofPort: live.inputFullName(index)).isEmpty {
+                    parts.say("(unconnected) \(live.inputFullName(index))")
+                }
+                if let clock = live.midiOutputFullName(MidiClockOutput.portName) {
+                    parts.say("MIDI beat clock on \(clock), from the beats of \(names[beatSource])")
+                }
+                if let notes = live.midiOutputFullName(MidiNotesOutput.portName) {
+                    parts.say("MIDI notes on \(notes), from the pitch of \(names[noteSource])")
+                }
+            }
             follower.start()
             // Announced once every thread of this opening runs, so what follows the news is its figures.
             parts.status.state = .running

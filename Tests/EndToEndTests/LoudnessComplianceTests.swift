@@ -218,7 +218,9 @@ final class LoudnessComplianceTests: XCTestCase {
             if stopped == nil { tap.signal(SIGKILL); tap.wait() }
             XCTAssertEqual(stopped, 0, "jacktap stopped cleanly")
             let errors = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-            XCTAssertFalse(errors.contains("fell behind"), errors)
+            // What jacktap said, less the line per connection (forty for the 40-channel cases).
+            let said = errors.split(separator: "\n").filter { !$0.contains(" → ") }.joined(separator: "\n")
+            XCTAssertFalse(errors.contains("fell behind"), said)
             let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
             unlink(outPath)
             unlink(errPath)
