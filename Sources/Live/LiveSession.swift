@@ -363,6 +363,11 @@ public struct LiveSession {
             parts.programmeNames.withLock { $0 = loop.engine.programmeNames }
             // A programme paused before the restart stays paused.
             for name in parts.pausedProgrammes.withLock({ $0 }).sorted() { loop.requestLoudness(.pause, programme: name) }
+            // Announced before this opening's analysis publishes anything, so every figure after the news is
+            // one of its own.
+            parts.status.state = .running
+            parts.announceRestart(reason: reason, sampleRate: live.sampleRate, period: live.periodFrames)
+            parts.sendStatus()
             loop.start()
             // The callback fills the ring from activation on, so the analysis thread drains it before anything is
             // connected: on a busy server a connection waits for the server's turn, and dozens of them made while
@@ -381,10 +386,6 @@ public struct LiveSession {
                 }
             }
             follower.start()
-            // Announced once every thread of this opening runs, so what follows the news is its figures.
-            parts.status.state = .running
-            parts.announceRestart(reason: reason, sampleRate: live.sampleRate, period: live.periodFrames)
-            parts.sendStatus()
 
             let ending = controls.run(live: live, loop: loop, follower: follower)
 
