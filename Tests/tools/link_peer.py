@@ -11,6 +11,14 @@ Each jacktap beat arrives in a bundle whose timetag is the beat's instant (Unix 
 session's beat b, on the timeline jacktap committed with that beat, should be whole: its distance to the nearest
 whole beat, in ms at the session's tempo, is the phase error; round(b) mod 4 should be the beat's place in its
 bar (from /bar) less one.
+
+Link's messages reach this peer when both processes get the CPU, which on a saturated machine can be later than
+the next beat. A commit is known by its tempo: the beat's BPM (jacktap commits the float32 it sends) as Link
+carries it between peers, a whole number of microseconds per beat. A beat whose tempo no beat of the 2 s before
+it carried is measured on the first sample of that tempo within 2 s of its instant, however late the commit
+came; a beat whose tempo an earlier beat also carried, only on a sample of that tempo before the next beat. A beat with no such sample is not measured (`unmeasured` lists its instant), never
+measured on another beat's timeline. A sample is kept only when the wall clock read on both sides of reading the
+session took under 2 ms (this process put off the CPU in between pairs the session with the wrong instant).
 """
 import asyncio
 import bisect
@@ -48,9 +56,13 @@ async def main():
     start = time.time()
     set_wall = None
     while time.time() - start < seconds:
-        walls.append(time.time())
-        beats_at.append(link.beat)
-        tempos.append(link.tempo)
+        before = time.time()
+        beat, tempo = link.beat, link.tempo
+        after = time.time()
+        if after - before < 0.002:
+            walls.append((before + after) / 2)
+            beats_at.append(beat)
+            tempos.append(tempo)
         peers = max(peers, link.num_peers)
         if set_at is not None and set_wall is None and time.time() - start >= set_at:
             link.tempo = set_bpm
@@ -71,28 +83,36 @@ async def main():
                         places[count] = int(m.params[1])
         await asyncio.sleep(0.001)
 
+    def on_link(bpm):
+        """`bpm` as Link carries it between peers: a whole number of microseconds per beat."""
+        return 60e6 / round(60e6 / bpm)
+
     def committed(t, bpm, until):
         """The session's beat and tempo at wall time t on the timeline jacktap committed with the beat at t (at
-        its tempo, bpm): the first sample from t on that is on that tempo, before `until` (the next beat), taken
-        back to t at its tempo. The commit may reach this process after t (Link's messages, and this process
-        getting the CPU, can take more than a beat's lead on a loaded machine), and a sample from before t may
-        hold the previous beat's timeline; without a sample on that tempo, the first from t on."""
+        its tempo, bpm): the first sample from t on, before `until`, that is on that tempo, taken back to t at
+        its tempo; None without one."""
         first = bisect.bisect_left(walls, t)
-        if first >= len(walls):
-            return None
-        chosen = next((j for j in range(first, bisect.bisect_left(walls, until)) if abs(tempos[j] - bpm) < 1e-3), first)
-        return beats_at[chosen] - (walls[chosen] - t) * tempos[chosen] / 60, tempos[chosen]
+        for j in range(first, bisect.bisect_left(walls, until)):
+            if abs(tempos[j] - on_link(bpm)) < 1e-9:
+                return beats_at[j] - (walls[j] - t) * tempos[j] / 60, tempos[j]
+        return None
 
     measured = []
+    unmeasured = []
     ordered = sorted(beats.items())
     for i, (count, beat) in enumerate(ordered):
-        until = ordered[i + 1][1]["t"] if i + 1 < len(ordered) else walls[-1] + 1
-        at = committed(beat["t"], beat["bpm"], until)
+        t, bpm = beat["t"], beat["bpm"]
+        next_beat = ordered[i + 1][1]["t"] if i + 1 < len(ordered) else walls[-1] + 1
+        # A tempo no recent beat carried can only be this beat's commit (or a later one's with the same tempo,
+        # which then put this beat's instant on its own timeline).
+        shared = any(on_link(b["bpm"]) == on_link(bpm) and t - 2 <= b["t"] < t for _, b in ordered[:i])
+        at = committed(t, bpm, next_beat if shared else t + 2)
         if at is None:
+            unmeasured.append(t - start)
             continue
         b, tempo = at
         whole = round(b)
-        measured.append({"count": count, "t": beat["t"] - start, "bpm": beat["bpm"], "session_tempo": tempo,
+        measured.append({"count": count, "t": t - start, "bpm": bpm, "session_tempo": tempo,
                          "phase_ms": (b - whole) * 60 / tempo * 1000, "place": int(whole) % 4,
                          "beat_in_bar": places.get(count)})
     after_set = None
@@ -101,7 +121,9 @@ async def main():
         # tempo changed is kept to the loop turn, however far apart a loaded machine spaces the turns.
         after_set = [{"t": w - start, "tempo": tp} for i, (w, tp) in enumerate(zip(walls, tempos))
                      if w >= set_wall and (i % 50 == 0 or tp != tempos[i - 1])]
-    print(json.dumps({"peers": peers, "beats": measured, "set_at": None if set_wall is None else set_wall - start,
+    received = [{"count": count, "t": b["t"] - start, "bpm": b["bpm"]} for count, b in ordered]
+    print(json.dumps({"peers": peers, "beats": measured, "unmeasured": unmeasured, "received": received,
+                      "set_at": None if set_wall is None else set_wall - start,
                       "tempo_after_set": after_set, "final_tempo": tempos[-1]}), flush=True)
 
 
