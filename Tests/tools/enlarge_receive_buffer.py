@@ -51,7 +51,11 @@ def main():
         s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, size)
     except OSError:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, size)
-    print(s.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF))
+    granted = s.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+    if granted < size:
+        # Without CAP_NET_ADMIN, SO_RCVBUF stops at net.core.rmem_max: oscdump may still fall behind a burst.
+        print("enlarge_receive_buffer: granted %d bytes of %d (net.core.rmem_max)" % (granted, size), file=sys.stderr)
+    print(granted)
     # Closing the duplicate leaves oscdump's own descriptor, and the socket, open.
     s.close()
     os.close(pidfd)

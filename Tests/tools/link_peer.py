@@ -16,8 +16,10 @@ Link's messages reach this peer when both processes get the CPU, which on a satu
 the next beat. A commit is known by its tempo: the beat's BPM (jacktap commits the float32 it sends) as Link
 carries it between peers, a whole number of microseconds per beat. A beat whose tempo no beat of the 2 s before
 it carried is measured on the first sample of that tempo within 2 s of its instant, however late the commit
-came; a beat whose tempo an earlier beat also carried, only on a sample of that tempo before the next beat. A beat with no such sample is not measured (`unmeasured` lists its instant), never
-measured on another beat's timeline. A sample is kept only when the wall clock read on both sides of reading the
+came; a beat whose tempo an earlier beat also carried, only on a sample of that tempo before the next beat. A beat with no such sample is not measured (`unmeasured` lists its instant)
+rather than measured on a sample of another tempo. (A later commit of the same tempo, or, for a shared tempo, the
+earlier one still in place, can still stand in for a beat's own: their timelines differ by the tracker's phase
+correction between them.) A sample is kept only when the wall clock read on both sides of reading the
 session took under 2 ms (this process put off the CPU in between pairs the session with the wrong instant).
 """
 import asyncio
@@ -102,7 +104,7 @@ async def main():
     ordered = sorted(beats.items())
     for i, (count, beat) in enumerate(ordered):
         t, bpm = beat["t"], beat["bpm"]
-        next_beat = ordered[i + 1][1]["t"] if i + 1 < len(ordered) else walls[-1] + 1
+        next_beat = ordered[i + 1][1]["t"] if i + 1 < len(ordered) else (walls[-1] if walls else t) + 1
         # A tempo no recent beat carried can only be this beat's commit (or a later one's with the same tempo,
         # which then put this beat's instant on its own timeline).
         shared = any(on_link(b["bpm"]) == on_link(bpm) and t - 2 <= b["t"] < t for _, b in ordered[:i])
@@ -124,7 +126,7 @@ async def main():
     received = [{"count": count, "t": b["t"] - start, "bpm": b["bpm"]} for count, b in ordered]
     print(json.dumps({"peers": peers, "beats": measured, "unmeasured": unmeasured, "received": received,
                       "set_at": None if set_wall is None else set_wall - start,
-                      "tempo_after_set": after_set, "final_tempo": tempos[-1]}), flush=True)
+                      "tempo_after_set": after_set, "final_tempo": tempos[-1] if tempos else None}), flush=True)
 
 
 asyncio.run(main())

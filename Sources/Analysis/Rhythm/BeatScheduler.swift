@@ -15,7 +15,7 @@ import Foundation
 /// between those steps; the model's own period stands in until there are enough, or when they disagree by
 /// more than `tempoAgreement` (a tempo change).
 struct BeatScheduler {
-    static let tempoBeats = 12
+    static let tempoBeats = 11
     /// A lock needs the prediction steady for half a beat, at least this much music (before it, the first
     /// few onsets, often eighth notes, fit a tempo the next ones contradict) and `minimumOnsets` onsets: one
     /// note held, or a single hit, has no tempo.

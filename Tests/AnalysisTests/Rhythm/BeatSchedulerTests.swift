@@ -7,8 +7,8 @@ final class BeatSchedulerTests: XCTestCase {
     /// The rhythm analysis's frame: 384 samples, 8.7 ms.
     static let frameSamples = 384.0
 
-    /// Runs a scheduler on the predictions a model makes of `beats` (stream frames): its period a whole number
-    /// of model frames, the next beat named to the nearest frame, as `TempoPhaseModel` names it. Returns the BPM
+    /// Runs a scheduler on the predictions a model makes of `beats` (stream frames): its period and mean period
+    /// a whole number of model frames, the next beat named to the nearest frame, as `TempoPhaseModel` names it. Returns the BPM
     /// each announced beat carries, read as `RhythmTracker` reads it, once the beat has been announced.
     func carriedBPM(beats: [Double], truePeriod: Double) -> [Double] {
         var scheduler = BeatScheduler(frameSamples: Self.frameSamples)
@@ -17,10 +17,12 @@ final class BeatSchedulerTests: XCTestCase {
         for f in 0..<frames {
             let instant = Double(f) * Self.frameSamples
             guard let next = beats.first(where: { $0 > instant }) else { break }
-            scheduler.update(period: Int((truePeriod / Self.frameSamples).rounded()),
+            // The model's mean period is whole frames too (its belief on one period): the tempo must come from
+            // the beats, the model's 123.05 BPM standing in for it would miss the bar.
+            let modelPeriod = (truePeriod / Self.frameSamples).rounded()
+            scheduler.update(period: Int(modelPeriod),
                              framesToNextBeat: ((next - instant) / Self.frameSamples).rounded(),
-                             meanPeriod: truePeriod / Self.frameSamples, instant: instant,
-                             mayLock: instant > Self.sampleRate)
+                             meanPeriod: modelPeriod, instant: instant, mayLock: instant > Self.sampleRate)
             if scheduler.due(now: Int(instant), hop: Int(Self.frameSamples), lead: 0.02 * Self.sampleRate) != nil {
                 bpm.append(60 * Self.sampleRate / scheduler.periodSamples)
             }
