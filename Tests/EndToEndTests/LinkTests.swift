@@ -92,9 +92,11 @@ final class LinkTests: XCTestCase {
         // (20 ms) and at most a poll before its instant, so the first beat due more than 0.1 s after the change
         // was announced after it; from that beat's instant on, the session is at the tracker's tempo again.
         let received = peer["received"] as? [[String: Any]] ?? []
-        let announcedAfter = received.filter { ($0["t"] as? Double ?? 0) > setAt + 0.1 }
-            .min { ($0["t"] as? Double ?? 0) < ($1["t"] as? Double ?? 0) }
-        let nextBeat = try XCTUnwrap(announcedAfter, "a beat after the other peer's change")
+        // The first beat jacktap sent after `t`, as the peer received it.
+        func firstReceived(after t: Double) -> [String: Any]? {
+            received.filter { ($0["t"] as? Double ?? 0) > t }.min { ($0["t"] as? Double ?? 0) < ($1["t"] as? Double ?? 0) }
+        }
+        let nextBeat = try XCTUnwrap(firstReceived(after: setAt + 0.1), "a beat after the other peer's change")
         let next = nextBeat["t"] as? Double ?? 0
         // No beat missed: `next` follows the last beat before it by one period of 120 BPM, not two. (A bound from
         // the change itself, 0.65 s, left 50 ms for where the two beats fall; a loaded machine read 0.665 s.)
@@ -117,13 +119,11 @@ final class LinkTests: XCTestCase {
         print("Link: the other peer read 120 BPM again \(String(format: "%.3f", backAt - next)) s after the beat's instant")
         let backTempo = samples[back]["tempo"] as? Double ?? 0
         let nextBPM = nextBeat["bpm"] as? Double ?? -1
-        // Link carries a tempo between peers as a whole number of microseconds per beat; the tempo tells `next`'s
-        // commit from the following beat's only where the two differ there.
-        func onLink(_ bpm: Double) -> Double { 60e6 / (60e6 / bpm).rounded() }
-        let following = received.filter { ($0["t"] as? Double ?? 0) > next }
-            .min { ($0["t"] as? Double ?? 0) < ($1["t"] as? Double ?? 0) }
-        let nextsOwnTempo = abs(backTempo - onLink(nextBPM)) < 1e-9
-            && following.map { onLink($0["bpm"] as? Double ?? 0) != onLink(nextBPM) } == true
+        // The tempo as Link carries it between peers (whole microseconds per beat) tells `next`'s commit from the
+        // following beat's only where the two differ there.
+        let nextOnLink = nextBeat["link_tempo"] as? Double ?? -1
+        let nextsOwnTempo = abs(backTempo - nextOnLink) < 1e-9
+            && firstReceived(after: next).map { ($0["link_tempo"] as? Double ?? -1) != nextOnLink } == true
         XCTAssertTrue(backAt < next + beatPeriod || nextsOwnTempo,
                       "the session's tempo came back with the beat at \(next) s (\(nextBPM) BPM), not later: \(backTempo) BPM at \(backAt) s")
         let after = samples[back...]

@@ -14,13 +14,14 @@ bar (from /bar) less one.
 
 Link's messages reach this peer when both processes get the CPU, which on a saturated machine can be later than
 the next beat. A commit is known by its tempo: the beat's BPM (jacktap commits the float32 it sends) as Link
-carries it between peers, a whole number of microseconds per beat. A beat whose tempo no beat of the 2 s before
-it carried is measured on the first sample of that tempo within 2 s of its instant, however late the commit
-came; a beat whose tempo an earlier beat also carried, only on a sample of that tempo before the next beat. A beat with no such sample is not measured (`unmeasured` lists its instant)
+carries it between peers, a whole number of microseconds per beat (`link_tempo` of each beat in `received`). A
+beat whose tempo no beat of the 2 s before it carried is measured on the first sample of that tempo within 2 s of
+its instant, however late the commit came; a beat whose tempo an earlier beat also carried, only on a sample of
+that tempo before the next beat. A beat with no such sample is not measured (`unmeasured` lists its instant)
 rather than measured on a sample of another tempo. (A later commit of the same tempo, or, for a shared tempo, the
 earlier one still in place, can still stand in for a beat's own: their timelines differ by the tracker's phase
-correction between them.) A sample is kept only when the wall clock read on both sides of reading the
-session took under 2 ms (this process put off the CPU in between pairs the session with the wrong instant).
+correction between them.) A sample is kept only when the wall clock read on both sides of reading the session
+took under 2 ms (this process put off the CPU in between pairs the session with the wrong instant).
 """
 import asyncio
 import bisect
@@ -123,7 +124,8 @@ async def main():
         # tempo changed is kept to the loop turn, however far apart a loaded machine spaces the turns.
         after_set = [{"t": w - start, "tempo": tp} for i, (w, tp) in enumerate(zip(walls, tempos))
                      if w >= set_wall and (i % 50 == 0 or tp != tempos[i - 1])]
-    received = [{"count": count, "t": b["t"] - start, "bpm": b["bpm"]} for count, b in ordered]
+    received = [{"count": count, "t": b["t"] - start, "bpm": b["bpm"], "link_tempo": on_link(b["bpm"])}
+                for count, b in ordered]
     print(json.dumps({"peers": peers, "beats": measured, "unmeasured": unmeasured, "received": received,
                       "set_at": None if set_wall is None else set_wall - start,
                       "tempo_after_set": after_set, "final_tempo": tempos[-1] if tempos else None}), flush=True)

@@ -8,18 +8,18 @@ final class BeatSchedulerTests: XCTestCase {
     static let frameSamples = 384.0
 
     /// Runs a scheduler on the predictions a model makes of `beats` (stream frames): its period and mean period
-    /// a whole number of model frames, the next beat named to the nearest frame, as `TempoPhaseModel` names it. Returns the BPM
-    /// each announced beat carries, read as `RhythmTracker` reads it, once the beat has been announced.
+    /// a whole number of model frames, the next beat named to the nearest frame, as `TempoPhaseModel` names it.
+    /// Returns the BPM each announced beat carries, read as `RhythmTracker` reads it, once the beat is announced.
     func carriedBPM(beats: [Double], truePeriod: Double) -> [Double] {
         var scheduler = BeatScheduler(frameSamples: Self.frameSamples)
         var bpm = [Double]()
+        // The model's mean period is whole frames too (its belief on one period): the tempo must come from the
+        // beats, the model's 123.05 BPM standing in for it would miss the bar.
+        let modelPeriod = (truePeriod / Self.frameSamples).rounded()
         let frames = Int(beats.last! / Self.frameSamples)
         for f in 0..<frames {
             let instant = Double(f) * Self.frameSamples
             guard let next = beats.first(where: { $0 > instant }) else { break }
-            // The model's mean period is whole frames too (its belief on one period): the tempo must come from
-            // the beats, the model's 123.05 BPM standing in for it would miss the bar.
-            let modelPeriod = (truePeriod / Self.frameSamples).rounded()
             scheduler.update(period: Int(modelPeriod),
                              framesToNextBeat: ((next - instant) / Self.frameSamples).rounded(),
                              meanPeriod: modelPeriod, instant: instant, mayLock: instant > Self.sampleRate)
