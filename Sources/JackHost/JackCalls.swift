@@ -62,11 +62,6 @@ enum JackCalls {
         jack_on_info_shutdown(client, callback, argument)
     }
 
-    static func onSampleRate(_ client: OpaquePointer, _ callback: JackSampleRateCallback,
-                             _ argument: UnsafeMutableRawPointer) {
-        _ = jack_set_sample_rate_callback(client, callback, argument)
-    }
-
     /// Sets every notification callback of `JackNotifications.swift` (before activation, as libjack requires).
     static func setNotifications(_ client: OpaquePointer, _ argument: UnsafeMutableRawPointer) {
         onShutdown(client, jacktapNotifyShutdown, plain: jacktapNotifyShutdownPlain, argument)

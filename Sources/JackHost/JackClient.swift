@@ -130,10 +130,6 @@ public final class JackClient {
         JackCalls.onShutdown(handle, callback, plain: plain, argument)
     }
 
-    func onSampleRate(_ callback: JackSampleRateCallback, _ argument: UnsafeMutableRawPointer) {
-        JackCalls.onSampleRate(handle, callback, argument)
-    }
-
     func setNotifications(_ argument: UnsafeMutableRawPointer) { JackCalls.setNotifications(handle, argument) }
 }
 

@@ -14,8 +14,14 @@ struct GeneratorProcessState {
     var serverGone: UnsafeMutablePointer<Atomic<Int>>
     /// Frames rendered so far (written by the callback only).
     var rendered: UnsafeMutablePointer<Atomic<Int>>
-    /// The sample rate the server last announced (its sample-rate callback), Hz.
-    var announcedRate: UnsafeMutablePointer<Atomic<Int>>
+    /// The client, for the server's rate and frame clock in each period.
+    var client: OpaquePointer
+    /// Where jack_get_cycle_times writes (allocated with the state, as for the tap).
+    var cycle: UnsafeMutablePointer<CycleTimes>
+    /// The server's frame at which the next period should start; nil before the first period.
+    var nextPeriodFrame: jack_nframes_t?
+    /// Frames the server ran without calling the generator (its outputs carried no signal there).
+    var missedFrames: UnsafeMutablePointer<Atomic<Int>>
     /// Frames of signal to play; every frame after them is silence (`generate --duration`, in audio).
     var frameLimit: Int = .max
 }
@@ -33,18 +39,12 @@ func jacktapGeneratorShutdownPlain(_ argument: UnsafeMutableRawPointer?) {
     state.pointee.serverGone.pointee.store(1, ordering: .releasing)
 }
 
-/// Called by libjack when the server's sample rate changes: only stores it; the next period renders at it.
-func jacktapGeneratorSampleRate(_ rate: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
-    let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: GeneratorProcessState.self)
-    state.pointee.announcedRate.pointee.store(Int(rate), ordering: .releasing)
-    return 0
-}
-
 /// Renders the test signal into the first output and copies it to the others, or plays the clip.
 func jacktapGeneratorProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
     let state = argument.unsafelyUnwrapped.assumingMemoryBound(to: GeneratorProcessState.self)
     let count = Int(frames)
     let ports = state.pointee.ports
+    countMissedFrames(state, frames: frames)
     if let clip = state.pointee.clip {
         let start = clip.periodStart()
         var c = 0
@@ -57,7 +57,10 @@ func jacktapGeneratorProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutable
         silenceAfterLimit(state, count: count)
         return 0
     }
-    let rate = state.pointee.announcedRate.pointee.load(ordering: .acquiring)
+    // The rate this period runs at, read in the period itself rather than from a sample-rate callback:
+    // PipeWire's libjack (0.3.65, check_sample_rate) calls no process callback of a client that has one from
+    // the first period at a new rate until that callback has run on the client's other thread.
+    let rate = JackCalls.sampleRate(state.pointee.client)
     if rate > 0, Double(rate) != state.pointee.signal.pointee.sampleRate {
         state.pointee.signal.pointee.follow(sampleRate: Double(rate))
     }
@@ -75,6 +78,23 @@ func jacktapGeneratorProcess(_ frames: jack_nframes_t, _ argument: UnsafeMutable
     }
     silenceAfterLimit(state, count: count)
     return 0
+}
+
+/// Adds the frames between the period the server should have called next and the one it called: periods it
+/// ran without the generator (an xrun, or PipeWire's libjack changing its period size), in which the outputs
+/// carried no signal. The readers heard a gap there, which `jacktap generate` reports.
+@inline(__always)
+func countMissedFrames(_ state: UnsafeMutablePointer<GeneratorProcessState>, frames: jack_nframes_t) {
+    let cycle = state.pointee.cycle
+    guard jack_get_cycle_times(state.pointee.client, &cycle.pointee.frames, &cycle.pointee.start, &cycle.pointee.next,
+                               &cycle.pointee.periodMicros) == 0 else { return }
+    if let expected = state.pointee.nextPeriodFrame, cycle.pointee.frames != expected {
+        let missed = Int(Int32(bitPattern: cycle.pointee.frames &- expected))
+        let total = state.pointee.missedFrames.pointee.load(ordering: .relaxed)
+        // A frame clock that went back (a server reset) is no count of missed frames.
+        if missed > 0 { state.pointee.missedFrames.pointee.store(total &+ missed, ordering: .releasing) }
+    }
+    state.pointee.nextPeriodFrame = cycle.pointee.frames &+ frames
 }
 
 /// Counts the period's frames and silences those past the frame limit, so a generator plays exactly as many
@@ -111,7 +131,8 @@ public final class LiveGenerator {
     let outputCount: Int
     let serverGone: UnsafeMutablePointer<Atomic<Int>>
     let rendered: UnsafeMutablePointer<Atomic<Int>>
-    let announcedRate: UnsafeMutablePointer<Atomic<Int>>
+    let missed: UnsafeMutablePointer<Atomic<Int>>
+    let cycle: UnsafeMutablePointer<CycleTimes>
     var stopped = false
 
     let clip: PlanarClip?
@@ -138,14 +159,15 @@ public final class LiveGenerator {
         serverGone.initialize(to: Atomic(0))
         rendered = .allocate(capacity: 1)
         rendered.initialize(to: Atomic(0))
-        announcedRate = .allocate(capacity: 1)
-        announcedRate.initialize(to: Atomic(client.sampleRate))
+        missed = .allocate(capacity: 1)
+        missed.initialize(to: Atomic(0))
+        cycle = .allocate(capacity: 1)
+        cycle.initialize(to: CycleTimes())
         state.initialize(to: GeneratorProcessState(ports: ports, portCount: outputCount, signal: signal,
                                                    clip: clip, serverGone: serverGone, rendered: rendered,
-                                                   announcedRate: announcedRate))
+                                                   client: client.handle, cycle: cycle, missedFrames: missed))
         client.setProcess(jacktapGeneratorProcess, UnsafeMutableRawPointer(state))
         client.onShutdown(jacktapGeneratorShutdown, plain: jacktapGeneratorShutdownPlain, UnsafeMutableRawPointer(state))
-        client.onSampleRate(jacktapGeneratorSampleRate, UnsafeMutableRawPointer(state))
     }
 
     deinit {
@@ -156,8 +178,9 @@ public final class LiveGenerator {
         serverGone.deallocate()
         rendered.deinitialize(count: 1)
         rendered.deallocate()
-        announcedRate.deinitialize(count: 1)
-        announcedRate.deallocate()
+        missed.deinitialize(count: 1)
+        missed.deallocate()
+        cycle.deallocate()
         signal.deinitialize(count: 1)
         signal.deallocate()
         ports.deallocate()
@@ -173,6 +196,9 @@ public final class LiveGenerator {
     public var playedLimit: Bool {
         rendered.pointee.load(ordering: .acquiring) >= state.pointee.frameLimit
     }
+
+    /// Frames the server has run without calling the generator since it started (its outputs were silent there).
+    public var missedFrames: Int { missed.pointee.load(ordering: .acquiring) }
 
     /// True once the server has shut the client down.
     public var serverStopped: Bool { serverGone.pointee.load(ordering: .acquiring) != 0 }

@@ -15,7 +15,9 @@ struct Generate: ParsableCommand {
             jacktap generate --demo --connect jacktap:in_1 --connect jacktap:in_2
             The tone's level is its peak in dBFS (its RMS reads 3.01 dB lower). Once its ports are active it says \
             so on stderr ("jacktap: playing a 1000 Hz tone peaking at -18 dBFS on jacktap-generate:out_1"): a \
-            script can wait for that line.
+            script can wait for that line. When the server runs periods without it (an xrun, or PipeWire changing \
+            its period size), it says how many frames its outputs missed there ("jacktap: the server's clock moved \
+            512 frames past the end of this client's last period …").
             """
     )
 
@@ -98,7 +100,16 @@ struct Generate: ParsableCommand {
             }
             generator.startClip()
         }
+        var reportedMissed = 0
         while SignalWaiter.pending() == nil {
+            let missed = generator.missedFrames
+            if missed > reportedMissed {
+                // A reader heard a gap there: say so as it happens, so that whoever judges what was read knows.
+                StandardOutput.error("jacktap: the server's clock moved \(missed - reportedMissed) frames past the end of "
+                                     + "this client's last period (an xrun, or a period run without it): the outputs "
+                                     + "played nothing there\n")
+                reportedMissed = missed
+            }
             if generator.playedLimit { break }
             if generator.finished || generator.serverStopped { break }
             usleep(5_000)
