@@ -19,6 +19,10 @@ tempo changes, each with its beats (and bars, where they are defined) derived ex
   beats from the tempo map they were written on.
 - Popular-music pieces composed by eval/generated_popular.py (popular), seeded: rock, off-beat, swing, boogie,
   stride, Latin, funk, house, ballads, country, 12/8, jazz waltz, rendered the same way: beats from the tempo map.
+- Songs on MMA's style library (mma): for each of its hand-written accompaniment styles, its first groove over a
+  chord progression at a tempo drawn per song (60-180 BPM), written to MIDI by MMA and rendered as the composed
+  pieces are: beats are MMA's quarter notes, a bar every Time of them. The styles whose notes ask for the tempo to
+  be doubled or tripled are a group apart (mma-ambiguous).
 
 Every item has a `source` and a `song` (shared by all renders of one piece); split() gives its side of the
 train / held-out split from eval/real_split.json (eval/real_split.py). LICENCES holds each source's packages and
@@ -82,7 +86,7 @@ class RealItem:
     downbeats: list = None  # None where the truth has no bars
     bpm: float = None  # the steady tempo, None where it changes
     changes: list = field(default_factory=list)  # indices into beats where the tempo changes
-    source: str = None  # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular
+    source: str = None  # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular | mma
     song: str = None  # shared by every render (kit, soundfont, augmentation, humanize) of one piece
 
     @property
@@ -766,6 +770,117 @@ def generated_render(piece, font, seed):
     return render
 
 
+# ---------------------------------------------------------------- MMA's accompaniment styles
+
+# Musical MIDI Accompaniment's standard library: about a hundred styles (rock, swing, Latin, waltzes, marches,
+# ballads, country, jazz), each a set of grooves written by hand for drums, bass, chords and arpeggios. A song per
+# style: its first groove over a chord progression, at a tempo drawn per song; MMA writes the MIDI on its grid, so
+# every beat and bar line is known.
+MMA_STYLES = "/usr/share/mma/lib/stdlib"
+MMA_SKIP = re.compile(r"^(metronome.*|none)$")  # a click and silence are no music
+# A style whose own notes say the song's tempo must be doubled, tripled or multiplied is written in notes of
+# half or a third of the beat: which pulse is its beat, its truth does not say.
+MMA_AMBIGUOUS = re.compile(r"double|twice|three times|multiply", re.I)
+MMA_TEMPO = (60.0, 180.0)  # drawn log-uniformly per song
+# (root offset in semitones from the key, chord quality in MMA's names), one per bar
+MMA_PROGRESSIONS = (
+    ((0, ""), (9, "m"), (5, ""), (7, "")),
+    ((0, ""), (7, ""), (9, "m"), (5, "")),
+    ((2, "m7"), (7, "7"), (0, "M7"), (0, "M7")),
+    ((0, "7"), (0, "7"), (0, "7"), (0, "7"), (5, "7"), (5, "7"), (0, "7"), (0, "7"), (7, "7"), (5, "7"), (0, "7"),
+     (7, "7")),
+    ((0, "m"), (8, ""), (3, ""), (10, "")),
+    ((0, ""), (5, ""), (7, "7"), (0, "")),
+)
+MMA_KEYS = ("C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B")
+
+
+def mma_styles():
+    """(style, first groove, beats per bar, ambiguous) of every style file of the standard library."""
+    files = sorted(glob.glob(os.path.join(MMA_STYLES, "*.mma")))
+    if not files:
+        raise FileNotFoundError(f"{MMA_STYLES}: install mma (eval/install-dependencies)")
+    out = []
+    for path in files:
+        style = os.path.splitext(os.path.basename(path))[0]
+        if MMA_SKIP.match(style):
+            continue
+        text = open(path, encoding="latin-1").read()
+        doc = re.search(r"^Begin Doc(.*?)^End", text, re.M | re.S)
+        grooves = re.findall(r"^\s*DefGroove\s+(\S+)", text, re.M | re.I)
+        time = re.search(r"^\s*Time\s+(\d+)", text, re.M | re.I)
+        if not grooves:
+            continue
+        out.append((style, grooves[0], int(time.group(1)) if time else 4,
+                    bool(doc and MMA_AMBIGUOUS.search(doc.group(1)))))
+    return out
+
+
+def mma_song_text(song, groove, beats_per_bar):
+    """The MMA source of `song`: a tempo, a key and a progression drawn with the song's seed, repeated for
+    MIDI_TARGET seconds and a bar more."""
+    rng = random.Random(f"mma:{song}")
+    bpm = round(math.exp(rng.uniform(math.log(MMA_TEMPO[0]), math.log(MMA_TEMPO[1]))), 1)
+    key = rng.randrange(12)
+    progression = rng.choice(MMA_PROGRESSIONS)
+    bars = math.ceil(MIDI_TARGET / (beats_per_bar * 60 / bpm)) + 1
+    lines = [f"Tempo {bpm}", f"Groove {groove}"]
+    for n in range(bars):
+        offset, quality = progression[n % len(progression)]
+        lines.append(f"{MMA_KEYS[(key + offset) % 12]}{quality}")
+    return "\n".join(lines) + "\n"
+
+
+def mma_midi(song, groove, beats_per_bar):
+    """The song's MIDI file, made once into the cache."""
+    path = os.path.join(out_cache(), f"{song}.mid")
+    if not os.path.exists(path):
+        with tempfile.TemporaryDirectory() as scratch:
+            source = os.path.join(scratch, "song.mma")
+            open(source, "w").write(mma_song_text(song, groove, beats_per_bar))
+            atomic_write(path, lambda tmp: run(["mma", source, "-f", tmp]))
+    return path
+
+
+def mma_items():
+    out = []
+    for style, groove, beats_per_bar, ambiguous in mma_styles():
+        song = f"mma-{style}"
+        path = mma_midi(song, groove, beats_per_bar)
+        mf = midifile.MidiFile(path)
+        last = max(n[0] for n in mf.notes())
+        # MMA counts a bar in quarter notes (its Time), whatever time signature the style writes into the file
+        # (the Viennese waltz writes 4/4): the beats are the quarters, a bar every `beats_per_bar` of them.
+        beats = list(range(0, last + 1, mf.division))
+        downbeats = beats[::beats_per_bar]
+        ends = [d for d in downbeats if 0 < mf.seconds(d) <= MIDI_TARGET]
+        if not ends or mf.seconds(ends[-1]) < MIN_SECONDS:
+            continue
+        end = ends[-1]
+        times = [mf.seconds(b) for b in beats if b < end]
+        bars = [mf.seconds(b) for b in downbeats if b < end]
+        steady, changes = tempo_summary(times)
+        rng = random.Random(f"render:{song}")
+        font = rng.choice(sorted(SOUNDFONTS))
+        augmented = rng.random() < 0.75
+        name = f"{song}-{font}" + ("-room" if augmented else "")
+        out.append(RealItem(name, "mma-ambiguous" if ambiguous else "mma",
+                            mma_render(path, mf.seconds(end), font, name if augmented else None),
+                            times, bars, steady, changes, source="mma", song=song))
+    return out
+
+
+def mma_render(path, seconds, font, seed):
+    def render(out_path):
+        with tempfile.TemporaryDirectory() as scratch:
+            raw = os.path.join(scratch, "raw.wav")
+            run(["fluidsynth", "-ni", "-q", "-F", raw, "-r", str(RATE), "-T", "wav", "-O", "float",
+                 SOUNDFONTS[font], path], timeout=600)
+            finish_item(raw, out_path, 0.0, seconds, seed=seed)
+
+    return render
+
+
 # ---------------------------------------------------------------- the corpus
 
 # Where each source's material comes from, and its licence (from /usr/share/doc/PACKAGE/copyright): the beat
@@ -786,6 +901,8 @@ LICENCES = {
                   "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
     "popular": {"jacktap (eval/generated_popular.py)": "the project's own", "fluid-soundfont-gm": "MIT",
                 "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
+    "mma": {"mma": "GPL-2+ (the style library)", "fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
+            "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
 }
 
 _ITEMS = None
@@ -818,6 +935,7 @@ def items():
     out += lmms_items()
     out += generated_items()
     out += popular_items()
+    out += mma_items()
     names = [i.name for i in out]
     if len(set(names)) != len(names):
         raise RuntimeError("two items share a name")
