@@ -2,7 +2,8 @@
 """One table from several `eval/real --tag` runs: beat F and tempo within 4 % per source, each run's trackers side
 by side, on one part of the corpus (the docs' tables are this script's output).
 
-    eval/real_compare.py PART [--seed S] [--songs GLOB]... LABEL=TAG[:TRACKER] ...
+    eval/real_compare.py PART [--seed S] [--validation-items FILE] [--songs GLOB]... [--not-in FILE]
+                         [--without-source SOURCE]... LABEL=TAG[:TRACKER] ...
 
 PART is train, held-out or validation; TAG names eval/out/real-results-TAG.json; TRACKER (default jacktap) picks
 one tracker of that run, e.g. `"madmom online=peers-held:madmom"`.
@@ -12,7 +13,10 @@ the script's), read from a run on the training part (`eval/real --split train`, 
 songs alone): what chooses between networks without the held-out part.
 They are drawn from the corpus as it is now (real_corpus.validation_songs): a network trained on an older corpus
 kept other songs aside, and may have trained on some of these. --songs GLOB (repeatable) keeps only the songs that
-match one of them. The rows of either are eval/real's own, over the items kept.
+match one of them. --validation-items FILE: the songs a training on the items FILE names kept aside (the training's
+--items; eval/real's option of that name). --not-in FILE keeps only the items FILE does not name, and
+--without-source SOURCE leaves out a source's items: on the training part, the items a network trained on FILE
+(and nothing of SOURCE) never read. The rows of all are eval/real's own, over the items kept.
 """
 
 import argparse
@@ -42,16 +46,31 @@ def main():
     parser.add_argument("--seed", type=int, default=real_corpus.TRAINING_SEED,
                         help="the training's --seed (validation only)")
     parser.add_argument("--songs", action="append", metavar="GLOB", help="only these songs")
+    parser.add_argument("--validation-items", metavar="FILE", help="validation: the songs kept aside from these items")
+    parser.add_argument("--not-in", metavar="FILE", help="only the items this file does not name")
+    parser.add_argument("--without-source", action="append", default=[], metavar="SOURCE",
+                        help="without this source's items")
     parser.add_argument("columns", nargs="+", metavar="LABEL=TAG[:TRACKER]")
     args = parser.parse_intermixed_args()
     part = args.part
+    def names(path):
+        with open(path) as f:
+            return {line.strip() for line in f if line.strip() and not line.startswith("#")}
+
     songs = None
     if part == "validation":
-        songs = real_corpus.validation_songs(random.Random(args.seed))
+        drawn_from = None
+        if args.validation_items:
+            listed = names(args.validation_items)
+            drawn_from = [item for item in real_corpus.training_items() if item.name in listed]
+        songs = real_corpus.validation_songs(random.Random(args.seed), drawn_from)
+    excluded = names(args.not_in) if args.not_in else set()
+    filtered = songs is not None or args.songs or excluded or args.without_source
 
     def keep(item):
         return (songs is None or item["song"] in songs) and \
-            (not args.songs or any(fnmatch.fnmatch(item["song"], g) for g in args.songs))
+            (not args.songs or any(fnmatch.fnmatch(item["song"], g) for g in args.songs)) and \
+            item["name"] not in excluded and item.get("source") not in args.without_source
 
     columns = []
     for spec in args.columns:
@@ -59,7 +78,7 @@ def main():
         tag, _, tracker = rest.partition(":")
         tracker = tracker or "jacktap"
         data = json.load(open(os.path.join(HERE, "out", f"real-results-{tag}.json")))
-        if songs is not None or args.songs:
+        if filtered:
             side = "held-out" if part == "held-out" else "train"
             chosen = [i for i in data["items"] if i["split"] == side and keep(i)]
             if not chosen:
