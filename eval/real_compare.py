@@ -53,18 +53,14 @@ def main():
     parser.add_argument("columns", nargs="+", metavar="LABEL=TAG[:TRACKER]")
     args = parser.parse_intermixed_args()
     part = args.part
-    def names(path):
-        with open(path) as f:
-            return {line.strip() for line in f if line.strip() and not line.startswith("#")}
-
     songs = None
     if part == "validation":
-        drawn_from = None
-        if args.validation_items:
-            listed = names(args.validation_items)
-            drawn_from = [item for item in real_corpus.training_items() if item.name in listed]
+        try:
+            drawn_from = real_corpus.training_items_named(args.validation_items) if args.validation_items else None
+        except ValueError as error:
+            parser.error(f"--validation-items: {error}")
         songs = real_corpus.validation_songs(random.Random(args.seed), drawn_from)
-    excluded = names(args.not_in) if args.not_in else set()
+    excluded = set(real_corpus.item_names(args.not_in)) if args.not_in else set()
     filtered = songs is not None or args.songs or excluded or args.without_source
 
     def keep(item):

@@ -32,6 +32,7 @@ Everything is mono, 24-bit, 44.1 kHz (as eval/run's corpus); renders are cached 
 """
 
 import fcntl
+import functools
 import glob
 import json
 import math
@@ -359,6 +360,17 @@ def finish_item(raw, path, start, length, seed=None, raw_args=()):
 
 SOUNDFONTS = {"fluidr3": "/usr/share/sounds/sf2/FluidR3_GM.sf2", "timgm6mb": "/usr/share/sounds/sf2/TimGM6mb.sf2",
               "musescore": "/usr/share/sounds/sf3/MuseScore_General_Full.sf3"}
+
+
+def finish_midi(mid, font, start, length, seed, out_path):
+    """The MIDI file `mid` through fluidsynth (32-bit float out) and SOUNDFONTS[font], then finish_item."""
+    with tempfile.TemporaryDirectory() as scratch:
+        raw = os.path.join(scratch, "raw.wav")
+        run(["fluidsynth", "-ni", "-q", "-F", raw, "-r", str(RATE), "-T", "wav", "-O", "float", SOUNDFONTS[font],
+             mid], timeout=600)
+        finish_item(raw, out_path, start, length, seed=seed)
+
+
 # The timbre of the third render of each song: drums muted, every other channel on one GM program.
 SOLO_PROGRAMS = {"piano": 0, "guitar": 24, "strings": 48, "choir": 52}
 # (package, short name, glob). planetblupi's music004-009 are shifted off their grid (every note some 20 ticks
@@ -467,12 +479,10 @@ def midi_file_item(name, song, path, start, end, beats, bars, font, solo):
         mf = midifile.MidiFile(path)
         t0, t1 = mf.seconds(start), mf.seconds(end)
         with tempfile.TemporaryDirectory() as scratch:
-            mid, raw = os.path.join(scratch, "in.mid"), os.path.join(scratch, "raw.wav")
+            mid = os.path.join(scratch, "in.mid")
             mf.write(mid, end_tick=end, mute_channels=(9,) if solo else (),
                      program=SOLO_PROGRAMS[solo] if solo else None)
-            run(["fluidsynth", "-ni", "-q", "-F", raw, "-r", str(RATE), "-T", "wav", "-O", "float",
-                 SOUNDFONTS[font], mid], timeout=600)
-            finish_item(raw, out_path, t0, t1 - t0, seed=name)
+            finish_midi(mid, font, t0, t1 - t0, name, out_path)
 
     return RealItem(name, "midi-debian", render, beats, bars, steady, changes, source="midi-debian", song=song)
 
@@ -761,11 +771,9 @@ def generated_render(piece, font, seed):
     def render(out_path):
         end = piece.end_seconds()
         with tempfile.TemporaryDirectory() as scratch:
-            mid, raw = os.path.join(scratch, "in.mid"), os.path.join(scratch, "raw.wav")
+            mid = os.path.join(scratch, "in.mid")
             piece.song().write(mid, end=end)
-            run(["fluidsynth", "-ni", "-q", "-F", raw, "-r", str(RATE), "-T", "wav", "-O", "float",
-                 SOUNDFONTS[font], mid], timeout=600)
-            finish_item(raw, out_path, 0.0, end, seed=seed)
+            finish_midi(mid, font, 0.0, end, seed, out_path)
 
     return render
 
@@ -865,20 +873,10 @@ def mma_items():
         augmented = rng.random() < 0.75
         name = f"{song}-{font}" + ("-room" if augmented else "")
         out.append(RealItem(name, "mma-ambiguous" if ambiguous else "mma",
-                            mma_render(path, mf.seconds(end), font, name if augmented else None),
+                            functools.partial(finish_midi, path, font, 0.0, mf.seconds(end),
+                                              name if augmented else None),
                             times, bars, steady, changes, source="mma", song=song))
     return out
-
-
-def mma_render(path, seconds, font, seed):
-    def render(out_path):
-        with tempfile.TemporaryDirectory() as scratch:
-            raw = os.path.join(scratch, "raw.wav")
-            run(["fluidsynth", "-ni", "-q", "-F", raw, "-r", str(RATE), "-T", "wav", "-O", "float",
-                 SOUNDFONTS[font], path], timeout=600)
-            finish_item(raw, out_path, 0.0, seconds, seed=seed)
-
-    return render
 
 
 # ---------------------------------------------------------------- the corpus
@@ -964,6 +962,25 @@ def split(item):
         raise KeyError(f"{item.name}: song {item.song} ({item.source}) is not in {SPLIT_FILE}; "
                        "run eval/real_split.py --write to draw it (existing songs keep their side)")
     return side
+
+
+def item_names(path):
+    """The item names a file lists, one a line, '#' starting a comment (eval/shipped-network-items.txt)."""
+    with open(path) as f:
+        return [line.strip() for line in f if line.strip() and not line.startswith("#")]
+
+
+def training_items_named(path):
+    """The training items `path` names (item_names), in its order; ValueError if it names none or any item that
+    is not in the training part: the held-out part stays unread whatever the file says."""
+    names = item_names(path)
+    known = {it.name: it for it in training_items()}
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"{path}: {len(unknown)} name(s) not in the training part ({', '.join(unknown[:5])})")
+    if not names:
+        raise ValueError(f"{path}: no item names")
+    return [known[name] for name in names]
 
 
 def training_items():
