@@ -23,6 +23,7 @@ tempo changes, each with its beats (and bars, where they are defined) derived ex
   chord progression at a tempo drawn per song (60-180 BPM), written to MIDI by MMA and rendered as the composed
   pieces are: beats are MMA's quarter notes, a bar every Time of them. The styles whose notes ask for the tempo to
   be doubled or tripled are a group apart (mma-ambiguous).
+- Freedoom's music (freedoom): the MIDI lumps of its two WADs, rendered and checked as the midi-debian files are.
 
 Every item has a `source` and a `song` (shared by all renders of one piece); split() gives its side of the
 train / held-out split from eval/real_split.json (eval/real_split.py). LICENCES holds each source's packages and
@@ -40,6 +41,7 @@ import os
 import random
 import re
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -87,7 +89,7 @@ class RealItem:
     downbeats: list = None  # None where the truth has no bars
     bpm: float = None  # the steady tempo, None where it changes
     changes: list = field(default_factory=list)  # indices into beats where the tempo changes
-    source: str = None  # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular | mma
+    source: str = None  # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular | mma | freedoom
     song: str = None  # shared by every render (kit, soundfont, augmentation, humanize) of one piece
 
     @property
@@ -454,8 +456,14 @@ def source_files(sources, prefix):
 
 
 def midi_debian_items():
+    return midi_song_items(source_files(MIDI_SOURCES, "mid"), "midi-debian")
+
+
+def midi_song_items(files, source):
+    """Each (path, song) of `files` whose excerpt passes midi_excerpt, in three renders: two soundfonts, and a
+    third with the drums muted and every other channel on one of SOLO_PROGRAMS (where it has such channels)."""
     out = []
-    for path, song in source_files(MIDI_SOURCES, "mid"):
+    for path, song in files:
         excerpt = midi_excerpt(path)
         if isinstance(excerpt, str):
             continue
@@ -468,11 +476,11 @@ def midi_debian_items():
             variants.append((fonts[2], rng.choice(sorted(SOLO_PROGRAMS))))
         for font, solo in variants:
             name = f"{song}-{font}" + (f"-{solo}" if solo else "")
-            out.append(midi_file_item(name, song, path, start, end, beats, bars, font, solo))
+            out.append(midi_file_item(name, song, path, start, end, beats, bars, font, solo, source))
     return out
 
 
-def midi_file_item(name, song, path, start, end, beats, bars, font, solo):
+def midi_file_item(name, song, path, start, end, beats, bars, font, solo, source):
     steady, changes = tempo_summary(beats)
 
     def render(out_path):
@@ -484,7 +492,54 @@ def midi_file_item(name, song, path, start, end, beats, bars, font, solo):
                      program=SOLO_PROGRAMS[solo] if solo else None)
             finish_midi(mid, font, t0, t1 - t0, name, out_path)
 
-    return RealItem(name, "midi-debian", render, beats, bars, steady, changes, source="midi-debian", song=song)
+    return RealItem(name, source, render, beats, bars, steady, changes, source=source, song=song)
+
+
+# ---------------------------------------------------------------- Freedoom's music (its WADs' MIDI lumps)
+
+# Freedoom's game data carries its music as standard MIDI files, one lump (D_*) per song; a song both WADs carry
+# is read once, from the first.
+FREEDOOM_WADS = [("freedoom", "1", "/usr/share/games/doom/freedoom1.wad"),
+                 ("freedoom", "2", "/usr/share/games/doom/freedoom2.wad")]
+
+
+def wad_midi_lumps(path):
+    """[(lump name, bytes)] of a Doom WAD's music lumps (D_*) that are standard MIDI files. A WAD starts with its
+    magic, lump count and directory offset (little-endian 32-bit); each directory entry is a lump's offset, size
+    and eight-byte name."""
+    data = open(path, "rb").read()
+    magic, count, directory = struct.unpack_from("<4sii", data, 0)
+    if magic not in (b"IWAD", b"PWAD"):
+        raise ValueError(f"{path}: not a WAD")
+    lumps = []
+    for k in range(count):
+        offset, size, name = struct.unpack_from("<ii8s", data, directory + 16 * k)
+        name = name.rstrip(b"\0").decode("ascii")
+        if name.startswith("D_") and data[offset:offset + 4] == b"MThd":
+            lumps.append((name, data[offset:offset + size]))
+    return lumps
+
+
+def freedoom_files():
+    """(path, song) of every distinct MIDI lump of Freedoom's WADs, written once into the cache; the song is
+    freedoom-WAD-LUMP (freedoom-1-e1m1)."""
+    seen = set()
+    for package, wad, path in FREEDOOM_WADS:
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"{path}: install {package} (eval/install-dependencies)")
+        for lump, data in wad_midi_lumps(path):
+            if data in seen:
+                continue
+            seen.add(data)
+            song = f"freedoom-{wad}-{lump[2:].lower()}"
+            midi = os.path.join(out_cache(), f"{song}.mid")
+            if not os.path.exists(midi) or open(midi, "rb").read() != data:
+                atomic_write(midi, lambda tmp: open(tmp, "wb").write(data))
+            yield midi, song
+
+
+def freedoom_items():
+    return midi_song_items(freedoom_files(), "freedoom")
 
 
 # ---------------------------------------------------------------- tracker modules (libopenmpt)
@@ -899,6 +954,8 @@ LICENCES = {
                   "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
     "popular": {"jacktap (eval/generated_popular.py)": "the project's own", "fluid-soundfont-gm": "MIT",
                 "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
+    "freedoom": {"freedoom": "BSD-3-Clause (freedoom-license)", "fluid-soundfont-gm": "MIT",
+                 "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
     "mma": {"mma": "GPL-2+ (the style library)", "fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
             "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
 }
@@ -934,6 +991,7 @@ def items():
     out += generated_items()
     out += popular_items()
     out += mma_items()
+    out += freedoom_items()
     names = [i.name for i in out]
     if len(set(names)) != len(names):
         raise RuntimeError("two items share a name")
