@@ -3,7 +3,7 @@
 by side, on one part of the corpus (the docs' tables are this script's output).
 
     eval/real_compare.py PART [--seed S] [--validation-items FILE] [--songs GLOB]... [--not-in FILE]
-                         [--without-source SOURCE]... LABEL=TAG[:TRACKER] ...
+                         [--without-source SOURCE]... [--levels] LABEL=TAG[:TRACKER] ...
 
 PART is train, held-out or validation; TAG names eval/out/real-results-TAG.json; TRACKER (default jacktap) picks
 one tracker of that run, e.g. `"madmom online=peers-held:madmom"`.
@@ -30,6 +30,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import real_corpus  # noqa: E402
+import score  # noqa: E402
 
 
 @functools.lru_cache(maxsize=None)
@@ -50,6 +51,9 @@ def main():
     parser.add_argument("--not-in", metavar="FILE", help="only the items this file does not name")
     parser.add_argument("--without-source", action="append", default=[], metavar="SOURCE",
                         help="without this source's items")
+    parser.add_argument("--levels", action="store_true",
+                        help="and a second table: on the items of steady tempo, how many each tracker read at the "
+                             "truth's tempo, twice or half it, 3/2 or 2/3 of it, or another (each within 4 %%)")
     parser.add_argument("columns", nargs="+", metavar="LABEL=TAG[:TRACKER]")
     args = parser.parse_intermixed_args()
     part = args.part
@@ -69,20 +73,22 @@ def main():
             item["name"] not in excluded and item.get("source") not in args.without_source
 
     columns = []
+    levels = []
     for spec in args.columns:
         label, _, rest = spec.partition("=")
         tag, _, tracker = rest.partition(":")
         tracker = tracker or "jacktap"
         data = json.load(open(os.path.join(HERE, "out", f"real-results-{tag}.json")))
+        side = "held-out" if part == "held-out" else "train"
+        chosen = [i for i in data["items"] if i["split"] == side and keep(i)]
         if filtered:
-            side = "held-out" if part == "held-out" else "train"
-            chosen = [i for i in data["items"] if i["split"] == side and keep(i)]
             if not chosen:
                 parser.error(f"{tag}: no {side} item of that run is among the songs asked for")
             rows = {row["key"]: row for row in real_summary()(chosen, [tracker])[side]}
         else:
             rows = {row["key"]: row for row in data["summary"][part]}
         columns.append((label, tracker, rows))
+        levels.append((label, tempo_levels(chosen, tracker)))
     keys = list(dict.fromkeys(key for _, _, rows in columns for key in rows))
     head = "| " + part + " | items | " + " | ".join(f"beat F {label}" for label, _, _ in columns) + " | " \
         + " | ".join(f"tempo ±4 % {label}" for label, _, _ in columns) + " |"
@@ -100,6 +106,35 @@ def main():
             tempos.append("–" if not t or not t["tempo_n"] else f"{t['tempo_ok']}/{t['tempo_n']}")
         label = f"**{first['label']}**" if first["kind"] == "total" else first["label"]
         print(f"| {label} | {first['items']} | " + " | ".join(cells) + " | " + " | ".join(tempos) + " |")
+    if args.levels:
+        print()
+        print("| " + part + " | items | " + " | ".join(LEVELS) + " |")
+        print("|---|---:|" + "---:|" * len(LEVELS))
+        for label, counts in levels:
+            print(f"| {label} | {sum(counts.values())} | " + " | ".join(str(counts[k]) for k in LEVELS) + " |")
+
+
+# The metrical levels a tracker may lock to, as ratios of its tempo to the truth's, and the column names.
+LEVEL_RATIOS = {"at the tempo": 1.0, "twice": 2.0, "half": 0.5, "3/2": 1.5, "2/3": 2 / 3}
+LEVELS = list(LEVEL_RATIOS) + ["another", "none"]
+
+
+def tempo_levels(items, tracker):
+    """How many of the items of steady tempo (the groups reported apart left out, as in the totals) `tracker` read
+    at each of LEVEL_RATIOS of the truth's tempo within score.TEMPO_TOLERANCE (4 %, eval/real's criterion), at another tempo, or at
+    none."""
+    counts = dict.fromkeys(LEVELS, 0)
+    for item in items:
+        result = item.get(tracker)
+        if not item.get("bpm") or not result or item["group"].endswith(real_corpus.APART_SUFFIXES):
+            continue
+        tempo = result.get("tempo")
+        if not tempo:
+            counts["none"] += 1
+            continue
+        ratio = tempo / item["bpm"]
+        counts[next((k for k, r in LEVEL_RATIOS.items() if abs(ratio / r - 1) <= score.TEMPO_TOLERANCE), "another")] += 1
+    return counts
 
 
 if __name__ == "__main__":
