@@ -121,8 +121,8 @@ LEVELS = list(LEVEL_RATIOS) + ["another", "none"]
 
 def tempo_levels(items, tracker):
     """How many of the items of steady tempo (the groups reported apart left out, as in the totals) `tracker` read
-    at each of LEVEL_RATIOS of the truth's tempo within score.TEMPO_TOLERANCE (4 %, eval/real's criterion), at another tempo, or at
-    none."""
+    at each of LEVEL_RATIOS of the truth's tempo within score.TEMPO_TOLERANCE (4 %, eval/real's criterion), at
+    another tempo, or at none."""
     counts = dict.fromkeys(LEVELS, 0)
     for item in items:
         result = item.get(tracker)
@@ -133,7 +133,8 @@ def tempo_levels(items, tracker):
             counts["none"] += 1
             continue
         ratio = tempo / item["bpm"]
-        counts[next((k for k, r in LEVEL_RATIOS.items() if abs(ratio / r - 1) <= score.TEMPO_TOLERANCE), "another")] += 1
+        level = next((k for k, r in LEVEL_RATIOS.items() if abs(ratio / r - 1) <= score.TEMPO_TOLERANCE), "another")
+        counts[level] += 1
     return counts
 
 

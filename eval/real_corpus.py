@@ -89,7 +89,8 @@ class RealItem:
     downbeats: list = None  # None where the truth has no bars
     bpm: float = None  # the steady tempo, None where it changes
     changes: list = field(default_factory=list)  # indices into beats where the tempo changes
-    source: str = None  # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular | mma | freedoom
+    # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular | mma | freedoom
+    source: str = None
     song: str = None  # shared by every render (kit, soundfont, augmentation, humanize) of one piece
 
     @property
