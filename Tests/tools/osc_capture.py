@@ -13,8 +13,17 @@ from pythonosc.osc_bundle import OscBundle
 from pythonosc.osc_message import OscMessage
 from pythonosc.osc_packet import OscPacket
 
+SO_RCVBUFFORCE = 33  # SO_RCVBUF past net.core.rmem_max, for a caller with CAP_NET_ADMIN
+
 port = int(sys.argv[1])
 sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+# 8 MB, as Tests/tools/enlarge_receive_buffer.py gives oscdump: the kernel's default (212 KB, some 300 small
+# datagrams) overflows while this process waits for a core on a loaded machine and `jacktap analyze` sends a
+# file's messages as fast as it reads them. Set before binding, so nothing arrives into the small buffer.
+try:
+    sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 8 << 20)
+except OSError:
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
 sock.bind(("127.0.0.1", port))
 while True:
     data, _ = sock.recvfrom(65536)
