@@ -46,8 +46,8 @@ final class LiveBeatTests: XCTestCase {
         // arrivals (both are wall-clock spacings, so a server running slower than the clock stretches both).
         // Each sequence's spacing over the whole run (`medianSpacing`), since each beat is sent at a wake-up of a
         // thread on a loaded machine, and the beats fall on the tracker's frames: a median of consecutive
-        // spacings, which alternate (487, 512, 487… ms), takes one side or the other from one noisy arrival (CI
-        // once read 0.569 s against 0.541 so, with the server stalled to 0.55 s a beat).
+        // spacings, which alternate (487, 512, 487… ms), takes one side or the other from one noisy arrival (that
+        // way CI once read 0.569 s against 0.541 s, with the server stalled to about 0.54 s a beat).
         let tags = after.compactMap(\.timetag)
         XCTAssertEqual(tags.count, after.count, "beats go in bundles with a timetag")
         XCTAssertTrue(zip(tags, tags.dropFirst()).allSatisfy { $0 < $1 })
