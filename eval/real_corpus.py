@@ -24,6 +24,7 @@ tempo changes, each with its beats (and bars, where they are defined) derived ex
   pieces are: beats are MMA's quarter notes, a bar every Time of them. The styles whose notes ask for the tempo to
   be doubled or tripled are a group apart (mma-ambiguous).
 - Freedoom's music (freedoom): the MIDI lumps of its two WADs, rendered and checked as the midi-debian files are.
+- FreeDink's music (freedink): the MIDI files of freedink-data, rendered and checked as the midi-debian files are.
 
 Every item has a `source` and a `song` (shared by all renders of one piece); split() gives its side of the
 train / held-out split from eval/real_split.json (eval/real_split.py). LICENCES holds each source's packages and
@@ -89,7 +90,7 @@ class RealItem:
     downbeats: list = None  # None where the truth has no bars
     bpm: float = None  # the steady tempo, None where it changes
     changes: list = field(default_factory=list)  # indices into beats where the tempo changes
-    # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular | mma | freedoom
+    # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular | mma | freedoom | freedink
     source: str = None
     song: str = None  # shared by every render (kit, soundfont, augmentation, humanize) of one piece
 
@@ -543,6 +544,17 @@ def freedoom_items():
     return midi_song_items(freedoom_files(), "freedoom")
 
 
+# ---------------------------------------------------------------- FreeDink's music
+
+# freedink-data's Sound/*.mid: Dink Smallwood's own files and the free replacements written for FreeDink (piano and
+# strings arrangements sequenced in Rosegarden, game music). The grid check keeps only the replacements.
+FREEDINK_SOURCES = [("freedink-data", "dink", "/usr/share/games/dink/dink/Sound/*.mid")]
+
+
+def freedink_items():
+    return midi_song_items(source_files(FREEDINK_SOURCES, "freedink"), "freedink")
+
+
 # ---------------------------------------------------------------- tracker modules (libopenmpt)
 
 # (package, short name, glob)
@@ -957,6 +969,10 @@ LICENCES = {
                 "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
     "freedoom": {"freedoom": "BSD-3-Clause (freedoom-license)", "fluid-soundfont-gm": "MIT",
                  "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
+    "freedink": {"freedink-data": "GPL-3+ (Sound/7.mid, 18.mid), public domain (13.mid), GPL-3+ or Art Libre or "
+                              "CC-BY-SA (104.mid, 105.mid): README-REPLACEMENTS",
+                 "fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
+                 "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
     "mma": {"mma": "GPL-2+ (the style library)", "fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
             "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
 }
@@ -993,6 +1009,7 @@ def items():
     out += popular_items()
     out += mma_items()
     out += freedoom_items()
+    out += freedink_items()
     names = [i.name for i in out]
     if len(set(names)) != len(names):
         raise RuntimeError("two items share a name")
