@@ -25,6 +25,8 @@ tempo changes, each with its beats (and bars, where they are defined) derived ex
   be doubled or tripled are a group apart (mma-ambiguous).
 - Freedoom's music (freedoom): the MIDI lumps of its two WADs, rendered and checked as the midi-debian files are.
 - FreeDink's music (freedink): the MIDI files of freedink-data, rendered and checked as the midi-debian files are.
+- Rosegarden's example compositions (rosegarden): the scores compiled into its binary, written to MIDI as its
+  sequencer plays them (eval/rosegarden.py), rendered and checked as the midi-debian files are.
 
 Every item has a `source` and a `song` (shared by all renders of one piece); split() gives its side of the
 train / held-out split from eval/real_split.json (eval/real_split.py). LICENCES holds each source's packages and
@@ -90,7 +92,8 @@ class RealItem:
     downbeats: list = None  # None where the truth has no bars
     bpm: float = None  # the steady tempo, None where it changes
     changes: list = field(default_factory=list)  # indices into beats where the tempo changes
-    # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular | mma | freedoom | freedink
+    # hydrogen | sonicpi | gm-pieces | midi-debian | tracker | lmms | generated | popular | mma | freedoom | freedink |
+    # rosegarden
     source: str = None
     song: str = None  # shared by every render (kit, soundfont, augmentation, humanize) of one piece
 
@@ -555,6 +558,39 @@ def freedink_items():
     return midi_song_items(source_files(FREEDINK_SOURCES, "freedink"), "freedink")
 
 
+# ---------------------------------------------------------------- Rosegarden's examples
+
+# The binary whose Qt resources hold the examples (eval/rosegarden.py), and the examples left out: the one whose
+# notes, tempo and meter are another's (the same Glazunov score with a cue staff).
+ROSEGARDEN = ("rosegarden", "/usr/bin/rosegarden")
+ROSEGARDEN_DUPLICATES = {"glazunov-for-solo-and-piano-with-cue"}
+
+
+def rosegarden_files():
+    """(path, song) of each of Rosegarden's examples, written as MIDI into the cache (again when what
+    eval/rosegarden.py writes changes); the song is rosegarden-NAME (the example's file name)."""
+    import rosegarden
+    package, binary = ROSEGARDEN
+    if not os.path.exists(binary):
+        raise FileNotFoundError(f"{binary}: install {package} (eval/install-dependencies)")
+    for name, text in rosegarden.examples(binary):
+        if name in ROSEGARDEN_DUPLICATES:
+            continue
+        song = "rosegarden-" + re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_")
+        midi = os.path.join(out_cache(), f"{song}.mid")
+        with tempfile.TemporaryDirectory() as scratch:
+            written = os.path.join(scratch, "song.mid")
+            rosegarden.to_smf(text, written)
+            data = open(written, "rb").read()
+        if not os.path.exists(midi) or open(midi, "rb").read() != data:
+            atomic_write(midi, lambda tmp: open(tmp, "wb").write(data))
+        yield midi, song
+
+
+def rosegarden_items():
+    return midi_song_items(rosegarden_files(), "rosegarden")
+
+
 # ---------------------------------------------------------------- tracker modules (libopenmpt)
 
 # (package, short name, glob)
@@ -973,6 +1009,9 @@ LICENCES = {
                               "CC-BY-SA (104.mid, 105.mid): README-REPLACEMENTS",
                  "fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
                  "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
+    "rosegarden": {"rosegarden": "GPL-2+ (its examples, compiled into /usr/bin/rosegarden)",
+                   "fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
+                   "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
     "mma": {"mma": "GPL-2+ (the style library)", "fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
             "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
 }
@@ -1010,6 +1049,7 @@ def items():
     out += mma_items()
     out += freedoom_items()
     out += freedink_items()
+    out += rosegarden_items()
     names = [i.name for i in out]
     if len(set(names)) != len(names):
         raise RuntimeError("two items share a name")
