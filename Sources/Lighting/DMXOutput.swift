@@ -11,7 +11,9 @@ import Synchronization
 /// sending thread builds each universe's 512 slots at its `rate`, smoothing each value (attack/release), and
 /// sends a frame when the slots changed; when they did not, three more frames and then one every 0.9 s (E1.31
 /// section 6.6.1: keep-alives between 800 ms and 1 s; receivers drop a source after 2.5 s). A flash starts and
-/// ends at its instant (a beat's predicted time), with a frame of its own between the rate's frames. A
+/// ends at its instant (a beat's predicted time), with a frame of its own between the rate's frames; a flash
+/// whose whole hold passed while the thread was not running (a loaded machine) is still carried by one frame, late,
+/// rather than lost. A
 /// receiver that is down costs a failed non-blocking send. At stop, every sACN universe sends three packets
 /// marked stream-terminated (E1.31 section 6.2.6), so receivers let go at once. With Art-Net universes it
 /// answers ArtPoll on UDP 6454, so nodes and consoles list jacktap.
@@ -51,7 +53,8 @@ public final class DMXOutput: FigureFollower, @unchecked Sendable {
 
     // The sending thread's own state.
     private var levels: [[Double]]
-    private var flashes: [[(start: Double, end: Double)]]
+    /// Each channel's flashes not yet over, and whether a frame has carried each.
+    private var flashes: [[(start: Double, end: Double, carried: Bool)]]
     private var toggles: [(on: Bool, pending: [Double])]
     private var slots: [[UInt8]]
     private var lastSlots: [[UInt8]]
@@ -203,6 +206,7 @@ public final class DMXOutput: FigureFollower, @unchecked Sendable {
                 let forced = due.forced.contains(u)
                 guard now >= nextDue[u] || forced else { continue }
                 fill(u)
+                markCarried(u, now: now)
                 let changed = slots[u] != lastSlots[u] || lastSent[u] == -.infinity
                 if changed || unchangedSent[u] < 3 || now - lastSent[u] >= Self.keepAlive {
                     unchangedSent[u] = changed ? 0 : unchangedSent[u] + 1
@@ -232,7 +236,7 @@ public final class DMXOutput: FigureFollower, @unchecked Sendable {
         for (i, instants) in events.enumerated() where !instants.isEmpty {
             guard case .event(_, let toggle, let hold) = channels[i].map.source else { continue }
             for instant in instants {
-                if toggle { toggles[i].pending.append(instant) } else { flashes[i].append((instant, instant + hold)) }
+                if toggle { toggles[i].pending.append(instant) } else { flashes[i].append((instant, instant + hold, false)) }
             }
         }
     }
@@ -270,14 +274,23 @@ public final class DMXOutput: FigureFollower, @unchecked Sendable {
                     }
                     target = [toggles[i].on ? map.on : map.off]
                 } else {
-                    let lit = flashes[i].contains { $0.start <= now + Self.slack && now + Self.slack < $0.end }
-                    flashes[i].removeAll { $0.end <= now + Self.slack }
+                    // A flash is lit through its hold, and past it until a frame has carried it.
+                    let lit = flashes[i].contains { $0.start <= now + Self.slack && (now + Self.slack < $0.end || !$0.carried) }
+                    flashes[i].removeAll { $0.end <= now + Self.slack && $0.carried }
                     target = [lit ? map.on : map.off]
                 }
             }
             for index in levels[i].indices {
                 levels[i][index] = map.smoothed(levels[i][index], toward: target[min(index, target.count - 1)], over: elapsed)
             }
+        }
+    }
+
+    /// The flashes of universe `u` lit in the slots just filled: the frame carries them (or, unchanged, the
+    /// receiver already holds them).
+    private func markCarried(_ u: Int, now: Double) {
+        for (i, channel) in channels.enumerated() where channel.universe == u {
+            for k in flashes[i].indices where flashes[i][k].start <= now + Self.slack { flashes[i][k].carried = true }
         }
     }
 
