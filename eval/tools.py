@@ -32,6 +32,16 @@ def timed(args):
 # ---------------------------------------------------------------- jacktap
 
 
+def default_jacktap():
+    """A release build of jacktap in this working tree (.build-eval first), or None."""
+    repo = os.path.dirname(HERE)
+    for scratch in (".build-eval", ".build"):
+        path = os.path.join(repo, scratch, "release", "jacktap")
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def run_jacktap(binary, path, extra=()):
     out, cpu = timed([binary, "analyze", path, "--json", "--rate", "100", *extra])
     return parse_jacktap(out), cpu

@@ -2,21 +2,23 @@ import Foundation
 
 /// The learned beat activation: a stack of gated recurrent units (Cho et al. 2014, PyTorch's `nn.GRU`
 /// equations) over `BeatFeatures`, run causally one frame at a time, and a logistic output: how much the
-/// newest frame looks like a beat, 0…1.
+/// newest frame looks like a beat, 0…1. With several networks in the weights file, the mean of their outputs.
 ///
 /// The weights are copied into buffers allocated in `init`; `step` writes only into them, in a fixed order of
 /// operations, so the same input gives the same activation to the bit on every run, at any `--threads`.
 final class BeatNetwork {
     let weights: BeatNetworkWeights
     private let inputCount: Int
-    private let layerCount: Int
+    private let memberCount: Int
+    /// Per member: its first layer (an index into the layers), its layer count, and offsets into `normalisation`
+    /// of its input mean and scale, and into `outputWeights` of its output weights.
+    private let memberShape: UnsafeMutablePointer<Int>
+    private let outputBiases: UnsafeMutablePointer<Float>
     /// Per layer: inputs, hidden size, and offsets into `parameters` of weight_ih, weight_hh, bias_ih, bias_hh.
     private let shape: UnsafeMutablePointer<Int>
     private let parameters: UnsafeMutablePointer<Float>
-    private let mean: UnsafeMutablePointer<Float>
-    private let scale: UnsafeMutablePointer<Float>
-    private let outputWeight: UnsafeMutablePointer<Float>
-    private let outputBias: Float
+    private let normalisation: UnsafeMutablePointer<Float>
+    private let outputWeights: UnsafeMutablePointer<Float>
     /// Per layer its hidden state (at `stateOffset`), and scratch for the gates.
     private let state: UnsafeMutablePointer<Float>
     private let stateOffset: UnsafeMutablePointer<Int>
@@ -28,46 +30,57 @@ final class BeatNetwork {
     init(weights: BeatNetworkWeights) {
         self.weights = weights
         inputCount = weights.inputCount
-        layerCount = weights.layers.count
-        shape = .allocate(capacity: 6 * layerCount)
-        stateOffset = .allocate(capacity: layerCount)
-        var flat = [Float]()
-        var states = 0
-        for (l, layer) in weights.layers.enumerated() {
-            shape[6 * l] = layer.inputs
-            shape[6 * l + 1] = layer.hidden
-            for (k, part) in [layer.weightIH, layer.weightHH, layer.biasIH, layer.biasHH].enumerated() {
-                shape[6 * l + 2 + k] = flat.count
-                flat += part
+        memberCount = weights.members.count
+        let layers = weights.members.flatMap(\.layers)
+        memberShape = .allocate(capacity: 4 * memberCount)
+        outputBiases = .allocate(capacity: memberCount)
+        shape = .allocate(capacity: 6 * layers.count)
+        stateOffset = .allocate(capacity: layers.count)
+        var flat = [Float](), scaling = [Float](), outputs = [Float]()
+        var states = 0, l = 0
+        for (m, member) in weights.members.enumerated() {
+            memberShape[4 * m] = l
+            memberShape[4 * m + 1] = member.layers.count
+            memberShape[4 * m + 2] = scaling.count
+            memberShape[4 * m + 3] = outputs.count
+            scaling += member.inputMean + member.inputScale
+            outputs += member.outputWeight
+            outputBiases[m] = member.outputBias
+            for layer in member.layers {
+                shape[6 * l] = layer.inputs
+                shape[6 * l + 1] = layer.hidden
+                for (k, part) in [layer.weightIH, layer.weightHH, layer.biasIH, layer.biasHH].enumerated() {
+                    shape[6 * l + 2 + k] = flat.count
+                    flat += part
+                }
+                stateOffset[l] = states
+                states += layer.hidden
+                l += 1
             }
-            stateOffset[l] = states
-            states += layer.hidden
         }
         parameters = .allocate(capacity: flat.count)
         parameters.initialize(from: flat, count: flat.count)
-        mean = .allocate(capacity: inputCount)
-        mean.initialize(from: weights.inputMean, count: inputCount)
-        scale = .allocate(capacity: inputCount)
-        scale.initialize(from: weights.inputScale, count: inputCount)
-        outputWeight = .allocate(capacity: weights.outputWeight.count)
-        outputWeight.initialize(from: weights.outputWeight, count: weights.outputWeight.count)
-        outputBias = weights.outputBias
+        normalisation = .allocate(capacity: scaling.count)
+        normalisation.initialize(from: scaling, count: scaling.count)
+        outputWeights = .allocate(capacity: outputs.count)
+        outputWeights.initialize(from: outputs, count: outputs.count)
         stateCount = states
         state = .allocate(capacity: states)
         input = .allocate(capacity: inputCount)
-        let largestGates = 3 * (weights.hiddenSizes.max() ?? 1)
+        let largestGates = 3 * (layers.map(\.hidden).max() ?? 1)
         gatesInput = .allocate(capacity: largestGates)
         gatesHidden = .allocate(capacity: largestGates)
         reset()
     }
 
     deinit {
+        memberShape.deallocate()
+        outputBiases.deallocate()
         shape.deallocate()
         stateOffset.deallocate()
         parameters.deallocate()
-        mean.deallocate()
-        scale.deallocate()
-        outputWeight.deallocate()
+        normalisation.deallocate()
+        outputWeights.deallocate()
         state.deallocate()
         input.deallocate()
         gatesInput.deallocate()
@@ -79,11 +92,23 @@ final class BeatNetwork {
         state.initialize(repeating: 0, count: stateCount)
     }
 
-    /// The activation of one frame of features (`weights.inputCount` values).
+    /// The activation of one frame of features (`weights.inputCount` values): the mean of the members' outputs,
+    /// summed in the file's order.
     func step(_ features: UnsafePointer<Float>) -> Float {
+        var total: Float = 0
+        for m in 0..<memberCount {
+            total += member(m, features)
+        }
+        return memberCount == 1 ? total : total / Float(memberCount)
+    }
+
+    /// Member `m`'s output for the frame, its hidden states moved on.
+    private func member(_ m: Int, _ features: UnsafePointer<Float>) -> Float {
+        let mean = normalisation + memberShape[4 * m + 2], scale = mean + inputCount
         for i in 0..<inputCount { input[i] = (features[i] - mean[i]) * scale[i] }
         var x = UnsafePointer(input)
-        for l in 0..<layerCount {
+        let first = memberShape[4 * m], end = first + memberShape[4 * m + 1]
+        for l in first..<end {
             let inputs = shape[6 * l], hidden = shape[6 * l + 1]
             let h = state + stateOffset[l]
             Self.affine(parameters + shape[6 * l + 2], x, inputs, bias: parameters + shape[6 * l + 4],
@@ -98,9 +123,10 @@ final class BeatNetwork {
             }
             x = UnsafePointer(h)
         }
-        let last = shape[6 * (layerCount - 1) + 1]
-        var sum = outputBias
-        for j in 0..<last { sum += outputWeight[j] * x[j] }
+        let last = shape[6 * (end - 1) + 1]
+        let weight = outputWeights + memberShape[4 * m + 3]
+        var sum = outputBiases[m]
+        for j in 0..<last { sum += weight[j] * x[j] }
         return Self.sigmoid(sum)
     }
 

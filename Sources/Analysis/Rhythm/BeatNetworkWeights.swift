@@ -1,33 +1,45 @@
 import Foundation
 
-/// The trained weights of the learned beat activation (`BeatNetwork`), read once at start from a small file
-/// that `eval/train-beat-network` writes, and checked: its magic, format, feature definition, every shape
+/// The trained weights of the learned beat activation (`BeatNetwork`): one network, or several whose activations
+/// are averaged (madmom's beat activation averages eight, Böck et al. 2016: networks trained alike err on different
+/// frames). Read once at start from a small file that `eval/train-beat-network` (one network) or
+/// `eval/average-beat-networks` (several) writes, and checked: its magic, format, feature definition, every shape
 /// against the file's length, a FNV-1a 64 checksum over everything before it, and that every weight is finite.
 ///
-/// Layout (little-endian): "JTBEATNN"; UInt32 format (1), feature version (one of `BeatFeatures.supportedVersions`),
-/// inputs, layers, each layer's hidden size; UInt32 length and that many bytes of UTF-8 text (what the weights
-/// were trained on and its licence); Float32 input mean and input scale (inputs each); per GRU layer PyTorch's
-/// `weight_ih` (3H × inputs, gates r, z, n), `weight_hh` (3H × H), `bias_ih` and `bias_hh` (3H each); the
-/// output layer's weights (H) and bias (1); UInt64 checksum.
+/// Format 1, one network (little-endian): "JTBEATNN"; UInt32 format (1), feature version (one of
+/// `BeatFeatures.supportedVersions`), inputs, layers, each layer's hidden size; UInt32 length and that many bytes
+/// of UTF-8 text (what the weights were trained on and its licence); Float32 input mean and input scale (inputs
+/// each); per GRU layer PyTorch's `weight_ih` (3H × inputs, gates r, z, n), `weight_hh` (3H × H), `bias_ih` and
+/// `bias_hh` (3H each); the output layer's weights (H) and bias (1); UInt64 checksum.
+///
+/// Format 2, networks averaged: "JTBEATNN"; UInt32 format (2), member count (1 to 16); UInt32 length and that many
+/// bytes of UTF-8 text; per member a UInt32 length and a whole format-1 file of that length (its own checksum
+/// checked too); UInt64 checksum. Every member reads the same feature version.
 public final class BeatNetworkWeights: Sendable, Equatable {
     static let magic = Array("JTBEATNN".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersions: ClosedRange<UInt32> = 1...2
+    static let maximumMembers = 16
     /// The file the package ships, in the Analysis target's resources.
     public static let fileName = "beat-activation.jtnn"
 
     public let inputCount: Int
     /// The `BeatFeatures` definition the weights were trained on, and that the tracker computes for them.
     public let featureVersion: UInt32
-    public let hiddenSizes: [Int]
     /// What the file says it was trained on, and the licence of that data.
     public let provenance: String
     /// The checksum the file carries (and matched).
     public let checksum: UInt64
-    let inputMean: [Float]
-    let inputScale: [Float]
-    let layers: [Layer]
-    let outputWeight: [Float]
-    let outputBias: Float
+    /// The networks whose activations are averaged (one in a format-1 file).
+    let members: [Member]
+
+    /// One network: its input normalisation, GRU layers and logistic output.
+    struct Member: Sendable {
+        let inputMean: [Float]
+        let inputScale: [Float]
+        let layers: [Layer]
+        let outputWeight: [Float]
+        let outputBias: Float
+    }
 
     struct Layer: Sendable {
         let inputs: Int
@@ -48,40 +60,63 @@ public final class BeatNetworkWeights: Sendable, Equatable {
         guard stored == computed else { throw .checksum(stored: stored, computed: computed) }
         reader.offset = 8
         let format = try reader.uint32()
-        guard format == Self.formatVersion else { throw .format(format) }
-        let features = try reader.uint32()
-        guard BeatFeatures.supportedVersions.contains(features) else { throw .features(features) }
-        featureVersion = features
-        inputCount = Int(try reader.uint32())
-        let layerCount = Int(try reader.uint32())
-        guard inputCount > 0, inputCount <= 4096, layerCount > 0, layerCount <= 8 else { throw .shape("inputs \(inputCount), layers \(layerCount)") }
-        var hidden = [Int]()
-        for _ in 0..<layerCount {
-            let h = Int(try reader.uint32())
-            guard h > 0, h <= 1024 else { throw .shape("hidden size \(h)") }
-            hidden.append(h)
+        guard Self.formatVersions.contains(format) else { throw .format(format) }
+        if format == 1 {
+            let features = try reader.uint32()
+            guard BeatFeatures.supportedVersions.contains(features) else { throw .features(features) }
+            featureVersion = features
+            inputCount = Int(try reader.uint32())
+            let layerCount = Int(try reader.uint32())
+            guard inputCount > 0, inputCount <= 4096, layerCount > 0, layerCount <= 8 else { throw .shape("inputs \(inputCount), layers \(layerCount)") }
+            var hidden = [Int]()
+            for _ in 0..<layerCount {
+                let h = Int(try reader.uint32())
+                guard h > 0, h <= 1024 else { throw .shape("hidden size \(h)") }
+                hidden.append(h)
+            }
+            let textLength = Int(try reader.uint32())
+            provenance = String(decoding: try reader.bytes(textLength), as: UTF8.self)
+            let inputMean = try reader.floats(inputCount)
+            let inputScale = try reader.floats(inputCount)
+            var layers = [Layer]()
+            var inputs = inputCount
+            for h in hidden {
+                layers.append(Layer(inputs: inputs, hidden: h, weightIH: try reader.floats(3 * h * inputs),
+                                    weightHH: try reader.floats(3 * h * h), biasIH: try reader.floats(3 * h),
+                                    biasHH: try reader.floats(3 * h)))
+                inputs = h
+            }
+            let member = Member(inputMean: inputMean, inputScale: inputScale, layers: layers,
+                                outputWeight: try reader.floats(inputs), outputBias: try reader.floats(1)[0])
+            guard reader.offset == total else { throw .shape("\(total - reader.offset) bytes left after the weights") }
+            let all = member.inputMean + member.inputScale + member.outputWeight + [member.outputBias]
+                + layers.flatMap { $0.weightIH + $0.weightHH + $0.biasIH + $0.biasHH }
+            guard all.allSatisfy(\.isFinite) else { throw .notFinite }
+            members = [member]
+        } else {
+            let count = Int(try reader.uint32())
+            guard count > 0, count <= Self.maximumMembers else { throw .shape("\(count) networks") }
+            let textLength = Int(try reader.uint32())
+            provenance = String(decoding: try reader.bytes(textLength), as: UTF8.self)
+            var networks = [BeatNetworkWeights]()
+            for k in 0..<count {
+                let length = Int(try reader.uint32())
+                let bytes = try reader.bytes(length)
+                let network: BeatNetworkWeights
+                do { network = try BeatNetworkWeights(data: Data(bytes)) } catch { throw .member(k + 1, error) }
+                guard network.members.count == 1 else { throw .member(k + 1, .shape("a member holds networks of its own")) }
+                if let first = networks.first, network.featureVersion != first.featureVersion || network.inputCount != first.inputCount {
+                    throw .member(k + 1, .shape("features version \(network.featureVersion) with \(network.inputCount) inputs, "
+                                                + "the first network's \(first.featureVersion) with \(first.inputCount)"))
+                }
+                networks.append(network)
+            }
+            guard reader.offset == total else { throw .shape("\(total - reader.offset) bytes left after the networks") }
+            featureVersion = networks[0].featureVersion
+            inputCount = networks[0].inputCount
+            members = networks.flatMap(\.members)
         }
-        hiddenSizes = hidden
-        let textLength = Int(try reader.uint32())
-        provenance = String(decoding: try reader.bytes(textLength), as: UTF8.self)
-        inputMean = try reader.floats(inputCount)
-        inputScale = try reader.floats(inputCount)
-        var layers = [Layer]()
-        var inputs = inputCount
-        for h in hidden {
-            layers.append(Layer(inputs: inputs, hidden: h, weightIH: try reader.floats(3 * h * inputs),
-                                weightHH: try reader.floats(3 * h * h), biasIH: try reader.floats(3 * h),
-                                biasHH: try reader.floats(3 * h)))
-            inputs = h
-        }
-        self.layers = layers
-        outputWeight = try reader.floats(inputs)
-        outputBias = try reader.floats(1)[0]
-        guard reader.offset == total else { throw .shape("\(total - reader.offset) bytes left after the weights") }
         checksum = stored
-        let all = inputMean + inputScale + outputWeight + [outputBias]
-            + layers.flatMap { $0.weightIH + $0.weightHH + $0.biasIH + $0.biasHH }
-        guard all.allSatisfy(\.isFinite) else { throw .notFinite }
     }
 
     /// Reads and checks the weights file at `path`.

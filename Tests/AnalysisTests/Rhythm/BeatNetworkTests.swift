@@ -31,6 +31,23 @@ final class BeatNetworkTests: XCTestCase {
         return body
     }
 
+    /// A file of networks whose activations are averaged (format 2), as eval/average-beat-networks writes it.
+    static func averageFile(_ members: [Data], count: Int? = nil, text: String = "average") -> Data {
+        var body = Data("JTBEATNN".utf8)
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { body.append(contentsOf: $0) } }
+        u32(2)
+        u32(UInt32(count ?? members.count))
+        u32(UInt32(text.utf8.count))
+        body.append(contentsOf: Array(text.utf8))
+        for member in members {
+            u32(UInt32(member.count))
+            body.append(member)
+        }
+        let checksum = BeatNetworkWeights.fnv1a64(body)
+        withUnsafeBytes(of: checksum.littleEndian) { body.append(contentsOf: $0) }
+        return body
+    }
+
     func testTheShippedWeightsLoadFitTheFeaturesAndStateTheirData() throws {
         let weights = try BeatNetworkWeights.bundled.get()
         let framing = RhythmFraming(sampleRate: 44_100)
@@ -85,6 +102,64 @@ final class BeatNetworkTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).jtnn").path
         XCTAssertThrowsError(try BeatNetworkWeights(contentsOf: path)) { error in
             XCTAssertTrue("\(error)".contains(path) && "\(error)".contains("missing"), "\(error)")
+        }
+    }
+
+    /// Two networks of different shapes in one file: each frame's activation is the mean of what each gives alone,
+    /// to the bit, and each keeps its own hidden state.
+    func testAnAverageOfNetworksGivesTheMeanOfTheirActivations() throws {
+        let one = Self.weightsFile(inputs: 3, hidden: [2]) { Float(($0 * 37) % 11) * 0.13 - 0.6 }
+        let two = Self.weightsFile(inputs: 3, hidden: [4, 2]) { Float(($0 * 53) % 13) * 0.09 - 0.5 }
+        let average = try BeatNetworkWeights(data: Self.averageFile([one, two], text: "the mean of two"))
+        XCTAssertEqual(average.members.count, 2)
+        XCTAssertEqual(average.inputCount, 3)
+        XCTAssertEqual(average.provenance, "the mean of two")
+        let a = BeatNetwork(weights: try BeatNetworkWeights(data: one))
+        let b = BeatNetwork(weights: try BeatNetworkWeights(data: two))
+        let both = BeatNetwork(weights: average)
+        var changes = 0, previous: Float = -1
+        for frame in 0..<200 {
+            let features: [Float] = [sinf(Float(frame) * 0.3), cosf(Float(frame) * 0.17), Float(frame % 7) * 0.2]
+            let expected = (a.step(features) + b.step(features)) / 2
+            let got = both.step(features)
+            XCTAssertEqual(got.bitPattern, expected.bitPattern, "frame \(frame)")
+            if got != previous { changes += 1 }
+            previous = got
+        }
+        XCTAssertGreaterThan(changes, 100, "the activation moves with its input")
+    }
+
+    func testAnAverageWithADamagedForeignOrMismatchedNetworkIsRefused() throws {
+        let good = Self.weightsFile(inputs: 2, hidden: [3]) { Float($0 % 7) * 0.1 }
+        XCTAssertNoThrow(try BeatNetworkWeights(data: Self.averageFile([good, good])))
+        var damaged = good
+        damaged[40] ^= 0x01
+        XCTAssertThrowsError(try BeatNetworkWeights(data: Self.averageFile([good, damaged]))) { error in
+            XCTAssertTrue("\(error)".contains("network 2 of the file") && "\(error)".contains("checksum"), "\(error)")
+        }
+        let otherFeatures = Self.weightsFile(inputs: 2, hidden: [3], features: 2) { _ in 0.1 }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: Self.averageFile([good, otherFeatures]))) { error in
+            XCTAssertTrue("\(error)".contains("network 2 of the file") && "\(error)".contains("features version 2"), "\(error)")
+        }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: Self.averageFile([Self.averageFile([good, good]), good]))) { error in
+            XCTAssertTrue("\(error)".contains("network 1 of the file") && "\(error)".contains("networks of its own"), "\(error)")
+        }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: Self.averageFile([]))) { error in
+            XCTAssertTrue("\(error)".contains("0 networks"), "\(error)")
+        }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: Self.averageFile([good], count: 2))) { error in
+            XCTAssertTrue("\(error)".contains("ends early"), "\(error)")
+        }
+        let wider = Self.weightsFile(inputs: 3, hidden: [3]) { _ in 0.1 }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: Self.averageFile([good, wider]))) { error in
+            XCTAssertTrue("\(error)".contains("network 2 of the file") && "\(error)".contains("3 inputs"), "\(error)")
+        }
+        var newer = Self.averageFile([good, good]).dropLast(8)
+        newer[newer.startIndex + 8] = 3
+        let checksum = BeatNetworkWeights.fnv1a64(newer)
+        withUnsafeBytes(of: checksum.littleEndian) { newer.append(contentsOf: $0) }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: Data(newer))) { error in
+            XCTAssertTrue("\(error)".contains("weights format 3"), "\(error)")
         }
     }
 
