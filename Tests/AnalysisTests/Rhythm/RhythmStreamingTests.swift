@@ -1,4 +1,5 @@
 import Analysis
+import Foundation
 import TestSupport
 import ToolSupport
 import XCTest
@@ -8,12 +9,18 @@ import XCTest
 final class RhythmStreamingTests: XCTestCase {
     let rate = 48_000.0
 
-    /// The onset-function activation (the default) and the learned one.
+    /// The onset-function activation (the default), the learned one, and networks averaged (the shipped file, or
+    /// when it holds one network, that network twice in a format-2 file).
     func configs() throws -> [RhythmConfig] {
         var learned = RhythmConfig()
         learned.learnedActivation = try BeatNetworkWeights.bundled.get()
         learned.beatModel = .learned
-        return [RhythmConfig(), learned]
+        var averaged = learned
+        let shipped = try Data(contentsOf: URL(fileURLWithPath: BeatNetworkWeights.bundledPath))
+        if shipped[8] == 1 {
+            averaged.learnedActivation = try BeatNetworkWeights(data: BeatNetworkTests.averageFile([shipped, shipped]))
+        }
+        return [RhythmConfig(), learned, averaged]
     }
 
     func testEventsAreIdenticalForChunksOf1And64And1000Samples() throws {
