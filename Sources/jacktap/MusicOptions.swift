@@ -70,7 +70,7 @@ struct MusicOptions: ParsableArguments {
     var beatActivation: String = "onsets"
 
     @Option(name: .customLong("beat-model"), help: ArgumentHelp(
-        "Weights of the learned beat activation (implies --beat-activation learned; default: the file shipped beside the binary, jacktap_Analysis.resources/beat-activation.jtnn).",
+        "Weights of the learned beat activation: one network, or several whose activations are averaged (implies --beat-activation learned; default: the file shipped beside the binary, jacktap_Analysis.resources/beat-activation.jtnn).",
         valueName: "file"))
     var beatModel: String?
 
