@@ -99,7 +99,7 @@ final class BeatNetwork {
         for m in 0..<memberCount {
             total += member(m, features)
         }
-        return memberCount == 1 ? total : total / Float(memberCount)
+        return total / Float(memberCount)
     }
 
     /// Member `m`'s output for the frame, its hidden states moved on.

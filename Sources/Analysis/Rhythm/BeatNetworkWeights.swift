@@ -62,37 +62,8 @@ public final class BeatNetworkWeights: Sendable, Equatable {
         let format = try reader.uint32()
         guard Self.formatVersions.contains(format) else { throw .format(format) }
         if format == 1 {
-            let features = try reader.uint32()
-            guard BeatFeatures.supportedVersions.contains(features) else { throw .features(features) }
-            featureVersion = features
-            inputCount = Int(try reader.uint32())
-            let layerCount = Int(try reader.uint32())
-            guard inputCount > 0, inputCount <= 4096, layerCount > 0, layerCount <= 8 else { throw .shape("inputs \(inputCount), layers \(layerCount)") }
-            var hidden = [Int]()
-            for _ in 0..<layerCount {
-                let h = Int(try reader.uint32())
-                guard h > 0, h <= 1024 else { throw .shape("hidden size \(h)") }
-                hidden.append(h)
-            }
-            let textLength = Int(try reader.uint32())
-            provenance = String(decoding: try reader.bytes(textLength), as: UTF8.self)
-            let inputMean = try reader.floats(inputCount)
-            let inputScale = try reader.floats(inputCount)
-            var layers = [Layer]()
-            var inputs = inputCount
-            for h in hidden {
-                layers.append(Layer(inputs: inputs, hidden: h, weightIH: try reader.floats(3 * h * inputs),
-                                    weightHH: try reader.floats(3 * h * h), biasIH: try reader.floats(3 * h),
-                                    biasHH: try reader.floats(3 * h)))
-                inputs = h
-            }
-            let member = Member(inputMean: inputMean, inputScale: inputScale, layers: layers,
-                                outputWeight: try reader.floats(inputs), outputBias: try reader.floats(1)[0])
-            guard reader.offset == total else { throw .shape("\(total - reader.offset) bytes left after the weights") }
-            let all = member.inputMean + member.inputScale + member.outputWeight + [member.outputBias]
-                + layers.flatMap { $0.weightIH + $0.weightHH + $0.biasIH + $0.biasHH }
-            guard all.allSatisfy(\.isFinite) else { throw .notFinite }
-            members = [member]
+            let network = try Self.network(&reader, end: total)
+            (featureVersion, inputCount, provenance, members) = (network.features, network.inputs, network.text, [network.member])
         } else {
             let count = Int(try reader.uint32())
             guard count > 0, count <= Self.maximumMembers else { throw .shape("\(count) networks") }
@@ -117,6 +88,42 @@ public final class BeatNetworkWeights: Sendable, Equatable {
             members = networks.flatMap(\.members)
         }
         checksum = stored
+    }
+
+    /// The rest of a format-1 file after its format: one network, checked to end at `end` with finite weights.
+    private static func network(_ reader: inout Reader, end: Int) throws(BeatNetworkWeightsError)
+        -> (features: UInt32, inputs: Int, text: String, member: Member)
+    {
+        let features = try reader.uint32()
+        guard BeatFeatures.supportedVersions.contains(features) else { throw .features(features) }
+        let inputCount = Int(try reader.uint32())
+        let layerCount = Int(try reader.uint32())
+        guard inputCount > 0, inputCount <= 4096, layerCount > 0, layerCount <= 8 else { throw .shape("inputs \(inputCount), layers \(layerCount)") }
+        var hidden = [Int]()
+        for _ in 0..<layerCount {
+            let h = Int(try reader.uint32())
+            guard h > 0, h <= 1024 else { throw .shape("hidden size \(h)") }
+            hidden.append(h)
+        }
+        let textLength = Int(try reader.uint32())
+        let text = String(decoding: try reader.bytes(textLength), as: UTF8.self)
+        let inputMean = try reader.floats(inputCount)
+        let inputScale = try reader.floats(inputCount)
+        var layers = [Layer]()
+        var inputs = inputCount
+        for h in hidden {
+            layers.append(Layer(inputs: inputs, hidden: h, weightIH: try reader.floats(3 * h * inputs),
+                                weightHH: try reader.floats(3 * h * h), biasIH: try reader.floats(3 * h),
+                                biasHH: try reader.floats(3 * h)))
+            inputs = h
+        }
+        let member = Member(inputMean: inputMean, inputScale: inputScale, layers: layers,
+                            outputWeight: try reader.floats(inputs), outputBias: try reader.floats(1)[0])
+        guard reader.offset == end else { throw .shape("\(end - reader.offset) bytes left after the weights") }
+        let all = member.inputMean + member.inputScale + member.outputWeight + [member.outputBias]
+            + layers.flatMap { $0.weightIH + $0.weightHH + $0.biasIH + $0.biasHH }
+        guard all.allSatisfy(\.isFinite) else { throw .notFinite }
+        return (features, inputCount, text, member)
     }
 
     /// Reads and checks the weights file at `path`.
