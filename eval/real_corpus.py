@@ -537,10 +537,7 @@ def freedoom_files():
                 continue
             seen.add(data)
             song = f"freedoom-{wad}-{lump[2:].lower()}"
-            midi = os.path.join(out_cache(), f"{song}.mid")
-            if not os.path.exists(midi) or open(midi, "rb").read() != data:
-                atomic_write(midi, lambda tmp: open(tmp, "wb").write(data))
-            yield midi, song
+            yield cached_midi(song, data), song
 
 
 def freedoom_items():
@@ -577,14 +574,7 @@ def rosegarden_files():
         if name in ROSEGARDEN_DUPLICATES:
             continue
         song = "rosegarden-" + re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_")
-        midi = os.path.join(out_cache(), f"{song}.mid")
-        with tempfile.TemporaryDirectory() as scratch:
-            written = os.path.join(scratch, "song.mid")
-            rosegarden.to_smf(text, written)
-            data = open(written, "rb").read()
-        if not os.path.exists(midi) or open(midi, "rb").read() != data:
-            atomic_write(midi, lambda tmp: open(tmp, "wb").write(data))
-        yield midi, song
+        yield cached_midi(song, rosegarden.smf_bytes(text)[0]), song
 
 
 def rosegarden_items():
@@ -608,6 +598,14 @@ def out_cache():
     directory = os.path.join(HERE, "out", f"real-{VERSION}", "cache")
     os.makedirs(directory, exist_ok=True)
     return directory
+
+
+def cached_midi(song, data):
+    """The path of OUT/real-VERSION/cache/SONG.mid holding `data`, written (again) when it holds anything else."""
+    midi = os.path.join(out_cache(), f"{song}.mid")
+    if not os.path.exists(midi) or open(midi, "rb").read() != data:
+        atomic_write(midi, lambda tmp: open(tmp, "wb").write(data))
+    return midi
 
 
 def atomic_write(path, make):

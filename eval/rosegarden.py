@@ -848,10 +848,10 @@ def _meta(kind, payload):
     return bytes([0xFF, kind]) + _variable_length(len(payload)) + payload
 
 
-def to_smf(xml_text, out_path, real_time_delays=True):
-    """Write the composition as a format 1 SMF at 960 ticks per quarter: track 0 with the title, tempo and time
-    signatures; then one track per played Rosegarden track with notes, on its instrument's channel. Returns
-    render()'s result."""
+def smf_bytes(xml_text, real_time_delays=True):
+    """(bytes, render()'s result): the composition as a format 1 SMF at 960 ticks per quarter: track 0 with the
+    title, tempo and time signatures; then one track per played Rosegarden track with notes, on its instrument's
+    channel."""
     song = render(xml_text, real_time_delays)
     conductor = [(0, 0, _meta(0x03, song["title"].encode("utf-8")))]
     for tick, num, den in song["signatures"]:
@@ -862,10 +862,14 @@ def to_smf(xml_text, out_path, real_time_delays=True):
     chunks = [_chunk(sorted(conductor, key=lambda e: e[:2]))]
     for label, _, _, events in song["tracks"]:
         chunks.append(_chunk([(0, -1, _meta(0x03, label.encode("utf-8")))] + events))
+    return b"MThd" + struct.pack(">IHHH", 6, 1, len(chunks), DIVISION) + b"".join(chunks), song
+
+
+def to_smf(xml_text, out_path, real_time_delays=True):
+    """Write smf_bytes() to `out_path`; returns render()'s result."""
+    data, song = smf_bytes(xml_text, real_time_delays)
     with open(out_path, "wb") as f:
-        f.write(b"MThd" + struct.pack(">IHHH", 6, 1, len(chunks), DIVISION))
-        for c in chunks:
-            f.write(c)
+        f.write(data)
     return song
 
 
