@@ -983,6 +983,9 @@ def mma_items():
 
 # ---------------------------------------------------------------- the corpus
 
+# The licences of the soundfonts every MIDI render goes through (SOUNDFONTS).
+SOUNDFONT_LICENCES = {"fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
+                      "musescore-general-soundfont": "MIT (parts public domain or CC0)"}
 # Where each source's material comes from, and its licence (from /usr/share/doc/PACKAGE/copyright): the beat
 # network trained on the training part states these with its weights.
 LICENCES = {
@@ -991,27 +994,17 @@ LICENCES = {
     "sonicpi": {"sonic-pi-samples": "CC0 (the loops; a few other samples CC-BY-SA-4.0, MIT, Zlib)"},
     "gm-pieces": {"jacktap (eval/real_corpus.py)": "the project's own", "fluid-soundfont-gm": "MIT"},
     "midi-debian": {"openttd-openmsx": "GPL-2.0", "simutrans-data": "Artistic-1.0",
-                    "planetblupi-music-midi": "GPL-3+", "pianobooster": "CC-BY (music/*)",
-"fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
-                    "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
+                    "planetblupi-music-midi": "GPL-3+", "pianobooster": "CC-BY (music/*)", **SOUNDFONT_LICENCES},
     "tracker": {"tecnoballz-data": "GPL-3+", "heroes-sound-tracks": "GPL-2+", "gl-117-data": "GPL-2",
                 "pingus-data": "GPL-2+", "freedroid-data": "GPL-2+", "biniax2-data": "Zlib"},
     "lmms": {"lmms-common": "GPL-2+ (the demo projects; samples GPL-2+, LGPL, CC-BY-SA-3/4, per file)"},
-    "generated": {"jacktap (eval/generated_music.py)": "the project's own", "fluid-soundfont-gm": "MIT",
-                  "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
-    "popular": {"jacktap (eval/generated_popular.py)": "the project's own", "fluid-soundfont-gm": "MIT",
-                "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
-    "freedoom": {"freedoom": "BSD-3-Clause (freedoom-license)", "fluid-soundfont-gm": "MIT",
-                 "timgm6mb-soundfont": "GPL-2", "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
+    "generated": {"jacktap (eval/generated_music.py)": "the project's own", **SOUNDFONT_LICENCES},
+    "popular": {"jacktap (eval/generated_popular.py)": "the project's own", **SOUNDFONT_LICENCES},
+    "freedoom": {"freedoom": "BSD-3-Clause (freedoom-license)", **SOUNDFONT_LICENCES},
     "freedink": {"freedink-data": "GPL-3+ (Sound/7.mid, 18.mid), public domain (13.mid), GPL-3+ or Art Libre or "
-                              "CC-BY-SA (104.mid, 105.mid): README-REPLACEMENTS",
-                 "fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
-                 "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
-    "rosegarden": {"rosegarden": "GPL-2+ (its examples, compiled into /usr/bin/rosegarden)",
-                   "fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
-                   "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
-    "mma": {"mma": "GPL-2+ (the style library)", "fluid-soundfont-gm": "MIT", "timgm6mb-soundfont": "GPL-2",
-            "musescore-general-soundfont": "MIT (parts public domain or CC0)"},
+                              "CC-BY-SA (104.mid, 105.mid): README-REPLACEMENTS", **SOUNDFONT_LICENCES},
+    "rosegarden": {"rosegarden": "GPL-2+ (its examples, compiled into /usr/bin/rosegarden)", **SOUNDFONT_LICENCES},
+    "mma": {"mma": "GPL-2+ (the style library)", **SOUNDFONT_LICENCES},
 }
 
 _ITEMS = None
