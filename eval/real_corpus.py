@@ -22,7 +22,8 @@ tempo changes, each with its beats (and bars, where they are defined) derived ex
 - Songs on MMA's style library (mma): for each of its hand-written accompaniment styles, its first groove over a
   chord progression at a tempo drawn per song (60-180 BPM), written to MIDI by MMA and rendered as the composed
   pieces are: beats are MMA's quarter notes, a bar every Time of them. The styles whose notes ask for the tempo to
-  be doubled or tripled are a group apart (mma-ambiguous).
+  be doubled or tripled are a group apart (mma-ambiguous). Each other song's drums alone, rendered again through a
+  soundfont of their own, are a group apart too (mma-drums: a copy of a song already counted).
 - Freedoom's music (freedoom): the MIDI lumps of its two WADs, rendered and checked as the midi-debian files are.
 - FreeDink's music (freedink): the MIDI files of freedink-data, rendered and checked as the midi-debian files are.
 - Rosegarden's example compositions (rosegarden): the scores compiled into its binary, written to MIDI as its
@@ -978,7 +979,28 @@ def mma_items():
                             functools.partial(finish_midi, path, font, 0.0, mf.seconds(end),
                                               name if augmented else None),
                             times, bars, steady, changes, source="mma", song=song))
+        # The same song's drums alone, through a soundfont drawn apart: the groove with nothing else to say where
+        # the beat is, as in a drum machine's loop or a break (styles whose drums play less than a note a beat
+        # have none).
+        drum_hits = sum(1 for tick, channel, _, _ in mf.notes() if channel == 9 and tick < end)
+        if not ambiguous and drum_hits >= len(times):
+            rng = random.Random(f"render-drums:{song}")
+            font = rng.choice(sorted(SOUNDFONTS))
+            augmented = rng.random() < 0.75
+            name = f"{song}-drums-{font}" + ("-room" if augmented else "")
+            out.append(RealItem(name, "mma-drums", functools.partial(drums_render, path, end, font,
+                                                                     name if augmented else None),
+                                times, bars, steady, changes, source="mma", song=song))
     return out
+
+
+def drums_render(path, end, font, seed, out_path):
+    """The MIDI file's drum channel (10) alone up to tick `end`, through SOUNDFONTS[font] and finish_item."""
+    mf = midifile.MidiFile(path)
+    with tempfile.TemporaryDirectory() as scratch:
+        mid = os.path.join(scratch, "drums.mid")
+        mf.write(mid, end_tick=end, mute_channels=tuple(channel for channel in range(16) if channel != 9))
+        finish_midi(mid, font, 0.0, mf.seconds(end), seed, out_path)
 
 
 # ---------------------------------------------------------------- the corpus
@@ -1053,7 +1075,7 @@ def items():
 SPLIT_FILE = os.path.join(HERE, "real_split.json")
 # Groups eval/real reports apart from the sources' rows and totals (their truth is ambiguous, or they are
 # humanised copies of songs already counted).
-APART_SUFFIXES = ("-ambiguous", "-humanized")
+APART_SUFFIXES = ("-ambiguous", "-humanized", "-drums")
 _SPLIT = None
 
 
