@@ -22,8 +22,9 @@ tempo changes, each with its beats (and bars, where they are defined) derived ex
 - Songs on MMA's style library (mma): for each of its hand-written accompaniment styles, its first groove over a
   chord progression at a tempo drawn per song (60-180 BPM), written to MIDI by MMA and rendered as the composed
   pieces are: beats are MMA's quarter notes, a bar every Time of them. The styles whose notes ask for the tempo to
-  be doubled or tripled are a group apart (mma-ambiguous). Each other song's drums alone, rendered again through a
-  soundfont of their own, are a group apart too (mma-drums: a copy of a song already counted).
+  be doubled or tripled are a group apart (mma-ambiguous). The drums alone of each other song whose drums play a
+  note a beat, rendered again through a soundfont of their own, are a group apart too (mma-drums: copies of songs
+  already counted).
 - Freedoom's music (freedoom): the MIDI lumps of its two WADs, rendered and checked as the midi-debian files are.
 - FreeDink's music (freedink): the MIDI files of freedink-data, rendered and checked as the midi-debian files are.
 - Rosegarden's example compositions (rosegarden): the scores compiled into its binary, written to MIDI as its
@@ -489,16 +490,20 @@ def midi_song_items(files, source):
 def midi_file_item(name, song, path, start, end, beats, bars, font, solo, source):
     steady, changes = tempo_summary(beats)
 
-    def render(out_path):
-        mf = midifile.MidiFile(path)
-        t0, t1 = mf.seconds(start), mf.seconds(end)
-        with tempfile.TemporaryDirectory() as scratch:
-            mid = os.path.join(scratch, "in.mid")
-            mf.write(mid, end_tick=end, mute_channels=(9,) if solo else (),
-                     program=SOLO_PROGRAMS[solo] if solo else None)
-            finish_midi(mid, font, t0, t1 - t0, name, out_path)
-
+    render = functools.partial(finish_midi_excerpt, path, start, end, font, name, (9,) if solo else (),
+                               SOLO_PROGRAMS[solo] if solo else None)
     return RealItem(name, source, render, beats, bars, steady, changes, source=source, song=song)
+
+
+def finish_midi_excerpt(path, start, end, font, seed, mute_channels, program, out_path):
+    """Ticks `start` to `end` of the MIDI file `path`, `mute_channels` silent and every other channel on `program`
+    when given (MidiFile.write), through finish_midi."""
+    mf = midifile.MidiFile(path)
+    t0, t1 = mf.seconds(start), mf.seconds(end)
+    with tempfile.TemporaryDirectory() as scratch:
+        mid = os.path.join(scratch, "in.mid")
+        mf.write(mid, end_tick=end, mute_channels=mute_channels, program=program)
+        finish_midi(mid, font, t0, t1 - t0, seed, out_path)
 
 
 # ---------------------------------------------------------------- Freedoom's music (its WADs' MIDI lumps)
@@ -988,19 +993,12 @@ def mma_items():
             font = rng.choice(sorted(SOUNDFONTS))
             augmented = rng.random() < 0.75
             name = f"{song}-drums-{font}" + ("-room" if augmented else "")
-            out.append(RealItem(name, "mma-drums", functools.partial(drums_render, path, end, font,
-                                                                     name if augmented else None),
+            all_but_drums = tuple(channel for channel in range(16) if channel != 9)
+            out.append(RealItem(name, "mma-drums", functools.partial(finish_midi_excerpt, path, 0, end, font,
+                                                                     name if augmented else None, all_but_drums,
+                                                                     None),
                                 times, bars, steady, changes, source="mma", song=song))
     return out
-
-
-def drums_render(path, end, font, seed, out_path):
-    """The MIDI file's drum channel (10) alone up to tick `end`, through SOUNDFONTS[font] and finish_item."""
-    mf = midifile.MidiFile(path)
-    with tempfile.TemporaryDirectory() as scratch:
-        mid = os.path.join(scratch, "drums.mid")
-        mf.write(mid, end_tick=end, mute_channels=tuple(channel for channel in range(16) if channel != 9))
-        finish_midi(mid, font, 0.0, mf.seconds(end), seed, out_path)
 
 
 # ---------------------------------------------------------------- the corpus
@@ -1074,7 +1072,7 @@ def items():
 
 SPLIT_FILE = os.path.join(HERE, "real_split.json")
 # Groups eval/real reports apart from the sources' rows and totals (their truth is ambiguous, or they are
-# humanised copies of songs already counted).
+# copies of songs already counted: humanised, or the drums alone).
 APART_SUFFIXES = ("-ambiguous", "-humanized", "-drums")
 _SPLIT = None
 
