@@ -2,7 +2,9 @@ import Foundation
 
 /// The learned beat activation: a stack of gated recurrent units (Cho et al. 2014, PyTorch's `nn.GRU`
 /// equations) over `BeatFeatures`, run causally one frame at a time, and a logistic output: how much the
-/// newest frame looks like a beat, 0…1. With several networks in the weights file, the mean of their outputs.
+/// newest frame looks like a beat, 0…1; or a causal temporal convolution network in place of the GRUs
+/// (`BeatConvolutionNetwork`, a format-3 weights file). With several networks in the weights file, the mean of
+/// their outputs.
 ///
 /// The weights are copied into buffers allocated in `init`; `step` writes only into them, in a fixed order of
 /// operations, so the same input gives the same activation to the bit on every run, at any `--threads`.
@@ -26,6 +28,8 @@ final class BeatNetwork {
     private let gatesInput: UnsafeMutablePointer<Float>
     private let gatesHidden: UnsafeMutablePointer<Float>
     private let stateCount: Int
+    /// Per member, its convolution network if it is one (its GRU layers are then none).
+    private let convolutions: [BeatConvolutionNetwork?]
 
     init(weights: BeatNetworkWeights) {
         self.weights = weights
@@ -70,6 +74,12 @@ final class BeatNetwork {
         let largestGates = 3 * (layers.map(\.hidden).max() ?? 1)
         gatesInput = .allocate(capacity: largestGates)
         gatesHidden = .allocate(capacity: largestGates)
+        convolutions = weights.members.map { member in
+            member.convolution.map {
+                BeatConvolutionNetwork($0, inputCount: weights.inputCount, outputWeight: member.outputWeight,
+                                       outputBias: member.outputBias)
+            }
+        }
         reset()
     }
 
@@ -87,9 +97,10 @@ final class BeatNetwork {
         gatesHidden.deallocate()
     }
 
-    /// Forgets the music heard: every hidden state back to zero.
+    /// Forgets the music heard: every hidden state, and every convolution network's past inputs, back to zero.
     func reset() {
         state.initialize(repeating: 0, count: stateCount)
+        for convolution in convolutions { convolution?.reset() }
     }
 
     /// The activation of one frame of features (`weights.inputCount` values): the mean of the members' outputs,
@@ -106,6 +117,7 @@ final class BeatNetwork {
     private func member(_ m: Int, _ features: UnsafePointer<Float>) -> Float {
         let mean = normalisation + memberShape[4 * m + 2], scale = mean + inputCount
         for i in 0..<inputCount { input[i] = (features[i] - mean[i]) * scale[i] }
+        if let convolution = convolutions[m] { return Self.sigmoid(convolution.step(input)) }
         var x = UnsafePointer(input)
         let first = memberShape[4 * m], end = first + memberShape[4 * m + 1]
         for l in first..<end {

@@ -13,11 +13,18 @@ import Foundation
 /// `bias_hh` (3H each); the output layer's weights (H) and bias (1); UInt64 checksum.
 ///
 /// Format 2, networks averaged: "JTBEATNN"; UInt32 format (2), member count (1 to 16); UInt32 length and that many
-/// bytes of UTF-8 text; per member a UInt32 length and a whole format-1 file of that length (its own checksum
-/// checked too); UInt64 checksum. Every member reads the same feature version.
+/// bytes of UTF-8 text; per member a UInt32 length and a whole format-1 or format-3 file of that length (its own
+/// checksum checked too); UInt64 checksum. Every member reads the same feature version.
+///
+/// Format 3, one causal temporal convolution network (`BeatConvolutionNetwork`): "JTBEATNN"; UInt32 format (3),
+/// feature version, inputs, channels C, kernel K, layers, each layer's dilation; UInt32 length and that many bytes
+/// of UTF-8 text; Float32 input mean and input scale (inputs each); the input layer's weights (C × inputs) and bias
+/// (C); per layer its dilated convolution's weights (C × C × K, PyTorch's `Conv1d` order: output, input, tap) and
+/// bias (C), and its 1×1 mix's weights (C × C) and bias (C); the output layer's weights (C) and bias (1); UInt64
+/// checksum.
 public final class BeatNetworkWeights: Sendable, Equatable {
     static let magic = Array("JTBEATNN".utf8)
-    static let formatVersions: ClosedRange<UInt32> = 1...2
+    static let formatVersions: ClosedRange<UInt32> = 1...3
     static let maximumMembers = 16
     /// The file the package ships, in the Analysis target's resources.
     public static let fileName = "beat-activation.jtnn"
@@ -32,13 +39,29 @@ public final class BeatNetworkWeights: Sendable, Equatable {
     /// The networks whose activations are averaged (one in a format-1 file).
     let members: [Member]
 
-    /// One network: its input normalisation, GRU layers and logistic output.
+    /// One network: its input normalisation, GRU layers (or a convolution network, and no GRU layers) and
+    /// logistic output.
     struct Member: Sendable {
         let inputMean: [Float]
         let inputScale: [Float]
         let layers: [Layer]
+        var convolution: Convolution? = nil
         let outputWeight: [Float]
         let outputBias: Float
+    }
+
+    /// A causal temporal convolution network's body (format 3).
+    struct Convolution: Sendable {
+        let channels: Int
+        let kernel: Int
+        let dilations: [Int]
+        let inputWeight: [Float]
+        let inputBias: [Float]
+        /// Per layer, in `dilations`' order.
+        let convolutionWeights: [[Float]]
+        let convolutionBiases: [[Float]]
+        let mixWeights: [[Float]]
+        let mixBiases: [[Float]]
     }
 
     struct Layer: Sendable {
@@ -61,8 +84,8 @@ public final class BeatNetworkWeights: Sendable, Equatable {
         reader.offset = 8
         let format = try reader.uint32()
         guard Self.formatVersions.contains(format) else { throw .format(format) }
-        if format == 1 {
-            let network = try Self.network(&reader, end: total)
+        if format == 1 || format == 3 {
+            let network = format == 1 ? try Self.network(&reader, end: total) : try Self.convolutionNetwork(&reader, end: total)
             (featureVersion, inputCount, provenance, members) = (network.features, network.inputs, network.text, [network.member])
         } else {
             let count = Int(try reader.uint32())
@@ -99,16 +122,8 @@ public final class BeatNetworkWeights: Sendable, Equatable {
         let inputCount = Int(try reader.uint32())
         let layerCount = Int(try reader.uint32())
         guard inputCount > 0, inputCount <= 4096, layerCount > 0, layerCount <= 8 else { throw .shape("inputs \(inputCount), layers \(layerCount)") }
-        var hidden = [Int]()
-        for _ in 0..<layerCount {
-            let h = Int(try reader.uint32())
-            guard h > 0, h <= 1024 else { throw .shape("hidden size \(h)") }
-            hidden.append(h)
-        }
-        let textLength = Int(try reader.uint32())
-        let text = String(decoding: try reader.bytes(textLength), as: UTF8.self)
-        let inputMean = try reader.floats(inputCount)
-        let inputScale = try reader.floats(inputCount)
+        let hidden = try reader.sizes(layerCount, upTo: 1024, "hidden size")
+        let (text, inputMean, inputScale) = try reader.textAndNormalisation(inputCount)
         var layers = [Layer]()
         var inputs = inputCount
         for h in hidden {
@@ -122,6 +137,44 @@ public final class BeatNetworkWeights: Sendable, Equatable {
         guard reader.offset == end else { throw .shape("\(end - reader.offset) bytes left after the weights") }
         let all = member.inputMean + member.inputScale + member.outputWeight + [member.outputBias]
             + layers.flatMap { $0.weightIH + $0.weightHH + $0.biasIH + $0.biasHH }
+        guard all.allSatisfy(\.isFinite) else { throw .notFinite }
+        return (features, inputCount, text, member)
+    }
+
+    /// The rest of a format-3 file after its format: one convolution network, checked to end at `end` with finite
+    /// weights.
+    private static func convolutionNetwork(_ reader: inout Reader, end: Int) throws(BeatNetworkWeightsError)
+        -> (features: UInt32, inputs: Int, text: String, member: Member)
+    {
+        let features = try reader.uint32()
+        guard BeatFeatures.supportedVersions.contains(features) else { throw .features(features) }
+        let inputCount = Int(try reader.uint32())
+        let channels = Int(try reader.uint32())
+        let kernel = Int(try reader.uint32())
+        let layerCount = Int(try reader.uint32())
+        guard inputCount > 0, inputCount <= 4096, channels > 0, channels <= 256, kernel > 0, kernel <= 16,
+              layerCount > 0, layerCount <= 16 else {
+            throw .shape("inputs \(inputCount), channels \(channels), kernel \(kernel), layers \(layerCount)")
+        }
+        let dilations = try reader.sizes(layerCount, upTo: 4096, "dilation")
+        let (text, inputMean, inputScale) = try reader.textAndNormalisation(inputCount)
+        let inputWeight = try reader.floats(channels * inputCount)
+        let inputBias = try reader.floats(channels)
+        var convolutionWeights = [[Float]](), convolutionBiases = [[Float]](), mixWeights = [[Float]](), mixBiases = [[Float]]()
+        for _ in dilations {
+            convolutionWeights.append(try reader.floats(channels * channels * kernel))
+            convolutionBiases.append(try reader.floats(channels))
+            mixWeights.append(try reader.floats(channels * channels))
+            mixBiases.append(try reader.floats(channels))
+        }
+        let body = Convolution(channels: channels, kernel: kernel, dilations: dilations, inputWeight: inputWeight,
+                               inputBias: inputBias, convolutionWeights: convolutionWeights,
+                               convolutionBiases: convolutionBiases, mixWeights: mixWeights, mixBiases: mixBiases)
+        let member = Member(inputMean: inputMean, inputScale: inputScale, layers: [], convolution: body,
+                            outputWeight: try reader.floats(channels), outputBias: try reader.floats(1)[0])
+        guard reader.offset == end else { throw .shape("\(end - reader.offset) bytes left after the weights") }
+        let all = inputMean + inputScale + inputWeight + inputBias + member.outputWeight + [member.outputBias]
+            + (convolutionWeights + convolutionBiases + mixWeights + mixBiases).flatMap { $0 }
         guard all.allSatisfy(\.isFinite) else { throw .notFinite }
         return (features, inputCount, text, member)
     }
@@ -173,6 +226,26 @@ public final class BeatNetworkWeights: Sendable, Equatable {
         mutating func uint32() throws(BeatNetworkWeightsError) -> UInt32 {
             let b = try bytes(4)
             return b.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        }
+
+        /// `count` UInt32 sizes, each 1…`limit` (a `what` out of that range is refused).
+        mutating func sizes(_ count: Int, upTo limit: Int, _ what: String) throws(BeatNetworkWeightsError) -> [Int] {
+            var sizes = [Int]()
+            for _ in 0..<count {
+                let size = Int(try uint32())
+                guard size > 0, size <= limit else { throw .shape("\(what) \(size)") }
+                sizes.append(size)
+            }
+            return sizes
+        }
+
+        /// A network's text (its length, then UTF-8) and its input mean and scale (`inputs` each).
+        mutating func textAndNormalisation(_ inputs: Int) throws(BeatNetworkWeightsError)
+            -> (text: String, mean: [Float], scale: [Float])
+        {
+            let length = Int(try uint32())
+            let text = String(decoding: try bytes(length), as: UTF8.self)
+            return (text, try floats(inputs), try floats(inputs))
         }
 
         mutating func floats(_ count: Int) throws(BeatNetworkWeightsError) -> [Float] {

@@ -31,6 +31,25 @@ final class BeatNetworkTests: XCTestCase {
         return body
     }
 
+    /// A causal temporal convolution network's file (format 3), as eval/beat_weights.py's `write_tcn` writes it:
+    /// `values(i)` gives the i-th float after the text (mean, scale, input layer, each layer's convolution, its bias,
+    /// its mix and that bias, the output layer).
+    static func convolutionFile(inputs: Int, channels: Int, kernel: Int, dilations: [Int], text: String = "test",
+                                features: UInt32 = 1, values: (Int) -> Float) -> Data {
+        var body = Data("JTBEATNN".utf8)
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { body.append(contentsOf: $0) } }
+        [3, features, UInt32(inputs), UInt32(channels), UInt32(kernel), UInt32(dilations.count)].forEach(u32)
+        dilations.forEach { u32(UInt32($0)) }
+        u32(UInt32(text.utf8.count))
+        body.append(contentsOf: Array(text.utf8))
+        let count = 2 * inputs + channels * inputs + channels
+            + dilations.count * (channels * channels * kernel + channels + channels * channels + channels) + channels + 1
+        for i in 0..<count { withUnsafeBytes(of: values(i).bitPattern.littleEndian) { body.append(contentsOf: $0) } }
+        let checksum = BeatNetworkWeights.fnv1a64(body)
+        withUnsafeBytes(of: checksum.littleEndian) { body.append(contentsOf: $0) }
+        return body
+    }
+
     /// A file of networks whose activations are averaged (format 2), as eval/average-beat-networks writes it.
     static func averageFile(_ members: [Data], count: Int? = nil, text: String = "average") -> Data {
         var body = Data("JTBEATNN".utf8)
@@ -155,11 +174,11 @@ final class BeatNetworkTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("network 2 of the file") && "\(error)".contains("3 inputs"), "\(error)")
         }
         var newer = Self.averageFile([good, good]).dropLast(8)
-        newer[newer.startIndex + 8] = 3
+        newer[newer.startIndex + 8] = 4
         let checksum = BeatNetworkWeights.fnv1a64(newer)
         withUnsafeBytes(of: checksum.littleEndian) { newer.append(contentsOf: $0) }
         XCTAssertThrowsError(try BeatNetworkWeights(data: Data(newer))) { error in
-            XCTAssertTrue("\(error)".contains("weights format 3"), "\(error)")
+            XCTAssertTrue("\(error)".contains("weights format 4"), "\(error)")
         }
     }
 
@@ -186,19 +205,81 @@ final class BeatNetworkTests: XCTestCase {
         }
     }
 
+    /// One input, one channel, kernel 2, dilations 1 and 2: the activation follows PyTorch's causal convolution
+    /// network written out by hand here (h = w x + b; per layer h += m · ELU(c₀ h[t − d] + c₁ h[t] + c) + mb, with
+    /// zeros before the first frame; the logistic output).
+    func testAOneChannelConvolutionNetworkComputesPyTorchsEquations() throws {
+        // mean, scale, input weight and bias; layer 1 taps (c₀, c₁), bias, mix, mix bias; layer 2 the same;
+        // output weight and bias.
+        let v: [Float] = [0.5, 2, 0.8, -0.1, 0.6, -0.9, 0.2, 1.3, 0.05, -0.7, 0.4, -0.3, 0.9, 0.1, 1.5, -0.2]
+        let weights = try BeatNetworkWeights(data: Self.convolutionFile(inputs: 1, channels: 1, kernel: 2,
+                                                                      dilations: [1, 2]) { v[$0] })
+        let network = BeatNetwork(weights: weights)
+        func sigmoid(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
+        func elu(_ x: Double) -> Double { x > 0 ? x : expm1(x) }
+        var first = [Double](), second = [Double]()  // each layer's inputs so far
+        for input: Float in [0.0, 1.0, 0.25, -2.0, 3.0, 1.5, -0.5] {
+            let x = Double((input - v[0]) * v[1])
+            var h = Double(v[2]) * x + Double(v[3])
+            first.append(h)
+            let back1 = first.count > 1 ? first[first.count - 2] : 0
+            h += Double(v[7]) * elu(Double(v[4]) * back1 + Double(v[5]) * h + Double(v[6])) + Double(v[8])
+            second.append(h)
+            let back2 = second.count > 2 ? second[second.count - 3] : 0
+            h += Double(v[12]) * elu(Double(v[9]) * back2 + Double(v[10]) * h + Double(v[11])) + Double(v[13])
+            let expected = sigmoid(Double(v[14]) * h + Double(v[15]))
+            var feature = input
+            XCTAssertEqual(Double(network.step(&feature)), expected, accuracy: 1e-6, "input \(input)")
+        }
+        network.reset()
+        var feature: Float = 0
+        let restarted = sigmoid(Double(v[14]) * ({ () -> Double in
+            var h = Double(v[2]) * Double((0 - v[0]) * v[1]) + Double(v[3])
+            h += Double(v[7]) * elu(Double(v[5]) * h + Double(v[6])) + Double(v[8])
+            h += Double(v[12]) * elu(Double(v[10]) * h + Double(v[11])) + Double(v[13])
+            return h
+        }()) + Double(v[15]))
+        XCTAssertEqual(Double(network.step(&feature)), restarted, accuracy: 1e-6, "after reset, the past is zeros again")
+    }
+
+    /// A convolution network's file with a wrong length, a weight that is not a number or an impossible shape is
+    /// refused with the reason.
+    func testADamagedConvolutionNetworkFileIsRefusedWithAReason() throws {
+        let good = Self.convolutionFile(inputs: 2, channels: 3, kernel: 3, dilations: [1, 2]) { Float($0 % 5) * 0.1 }
+        XCTAssertNoThrow(try BeatNetworkWeights(data: good))
+        let notFinite = Self.convolutionFile(inputs: 2, channels: 3, kernel: 3, dilations: [1, 2]) { $0 == 20 ? .infinity : 0.1 }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: notFinite)) { error in
+            XCTAssertTrue("\(error)".contains("finite"), "\(error)")
+        }
+        let zeroDilation = Self.convolutionFile(inputs: 2, channels: 3, kernel: 3, dilations: [1, 0]) { _ in 0.1 }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: zeroDilation)) { error in
+            XCTAssertTrue("\(error)".contains("dilation 0"), "\(error)")
+        }
+        var short = good.dropLast(8).dropLast(4)
+        let checksum = BeatNetworkWeights.fnv1a64(short)
+        withUnsafeBytes(of: checksum.littleEndian) { short.append(contentsOf: $0) }
+        XCTAssertThrowsError(try BeatNetworkWeights(data: Data(short))) { error in
+            XCTAssertTrue("\(error)".contains("ends early"), "\(error)")
+        }
+    }
+
+    /// The shipped network and a convolution network of GRU-like size (weights from a fixed sequence).
     func testTheSameFeaturesGiveTheSameActivationToTheBit() throws {
-        let weights = try BeatNetworkWeights.bundled.get()
-        let a = BeatNetwork(weights: weights), b = BeatNetwork(weights: weights)
-        var features = [Float](repeating: 0, count: weights.inputCount)
-        var seed: UInt64 = 7
-        for frame in 0..<500 {
-            for i in features.indices {
-                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                features[i] = Float(seed >> 40) / Float(1 << 24) * 6
+        let convolution = try BeatNetworkWeights(data: Self.convolutionFile(
+            inputs: 82, channels: 20, kernel: 5, dilations: [1, 2, 4, 8, 16, 32, 64]) { Float(sin(Double($0))) * 0.2 })
+        for weights in [try BeatNetworkWeights.bundled.get(), convolution] {
+            let a = BeatNetwork(weights: weights), b = BeatNetwork(weights: weights)
+            var features = [Float](repeating: 0, count: weights.inputCount)
+            var seed: UInt64 = 7
+            for frame in 0..<800 {
+                for i in features.indices {
+                    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    features[i] = Float(seed >> 40) / Float(1 << 24) * 6
+                }
+                let x = a.step(features), y = b.step(features)
+                XCTAssertEqual(x.bitPattern, y.bitPattern, "frame \(frame)")
+                if frame == 600 { b.reset(); a.reset() }
             }
-            let x = a.step(features), y = b.step(features)
-            XCTAssertEqual(x.bitPattern, y.bitPattern, "frame \(frame)")
-            if frame == 250 { b.reset(); a.reset() }
         }
     }
 

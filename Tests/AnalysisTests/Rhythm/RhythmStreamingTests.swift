@@ -52,6 +52,26 @@ final class RhythmStreamingTests: XCTestCase {
         for config in try configs() { try assertAllocatesNothing(config) }
     }
 
+    /// A convolution network (format 3) runs through the same tracker without allocating: one whose first channel
+    /// sums the bands' rises, so that its activation follows the onsets and the tracker locks.
+    func testAConvolutionNetworkAllocatesNothing() throws {
+        let inputs = 82, channels = 4, kernel = 5, dilations = [1, 2, 4]
+        let inputWeights = 2 * inputs, convolution = inputWeights + channels * inputs + channels
+        let output = convolution + dilations.count * (channels * channels * kernel + 2 * channels + channels * channels)
+        let file = BeatNetworkTests.convolutionFile(inputs: inputs, channels: channels, kernel: kernel,
+                                                    dilations: dilations) { i -> Float in
+            if i < inputs { return 0 }  // mean
+            if i < inputWeights { return 1 }  // scale
+            if i < convolution - channels { return (i - inputWeights) < inputs && (i - inputWeights) >= inputs / 2 ? 0.5 : 0 }
+            if i < output { return 0.01 }
+            return i == output ? 4 : (i == output + channels ? -2 : 0)
+        }
+        var config = RhythmConfig()
+        config.learnedActivation = try BeatNetworkWeights(data: file)
+        config.beatModel = .learned
+        try assertAllocatesNothing(config)
+    }
+
     func assertAllocatesNothing(_ config: RhythmConfig) throws {
         let loop = DrumLoop(bpm: 140, sampleRate: rate, seconds: 10, firstBeat: 0.2).render()
         let tracker = RhythmTracker(config: config, sampleRate: rate)
