@@ -4,7 +4,7 @@ import Foundation
 /// Davies and Böck 2019), run one frame at a time: a 1×1 layer takes the normalised features to `channels`, then
 /// each residual layer adds to them a 1×1 mix of the ELU of a convolution of `kernel` taps dilated 1, 2, 4, … frames
 /// into the past (PyTorch's `Conv1d` over its input padded with zeros on the left only), and the output layer's
-/// logit is returned. With `kernel` 5 and seven layers a frame reads the last 509 frames, 4.4 s: several bars,
+/// logit is returned. With `kernel` 5 and seven layers a frame reads the last 509 frames, 4.4 s: two bars at 110 BPM,
 /// where a recurrent network's memory of them fades.
 ///
 /// Each layer keeps the last (kernel − 1) · dilation + 1 frames of its input in a ring allocated in `init`;
