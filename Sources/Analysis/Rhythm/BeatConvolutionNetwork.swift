@@ -16,8 +16,7 @@ final class BeatConvolutionNetwork {
     private let kernel: Int
     private let layerCount: Int
     private let dilation: UnsafeMutablePointer<Int>
-    /// Per layer: frames its ring holds and where the ring starts in `history`.
-    private let ringLength: UnsafeMutablePointer<Int>
+    /// Per layer: where its ring of (kernel − 1) · dilation + 1 frames starts in `history`.
     private let ringOffset: UnsafeMutablePointer<Int>
     /// Per layer: the slot of the newest frame in its ring.
     private let newest: UnsafeMutablePointer<Int>
@@ -38,18 +37,16 @@ final class BeatConvolutionNetwork {
         kernel = body.kernel
         layerCount = body.dilations.count
         dilation = .allocate(capacity: layerCount)
-        ringLength = .allocate(capacity: layerCount)
         ringOffset = .allocate(capacity: layerCount)
         newest = .allocate(capacity: layerCount)
         var total = 0
         for (l, d) in body.dilations.enumerated() {
             dilation[l] = d
-            ringLength[l] = (body.kernel - 1) * d + 1
             ringOffset[l] = total
-            total += ringLength[l] * body.channels
+            total += ((body.kernel - 1) * d + 1) * body.channels
         }
         historyCount = total
-        history = .allocate(capacity: max(total, 1))
+        history = .allocate(capacity: total)
         var flat = body.inputWeight + body.inputBias
         let c = body.channels
         for l in 0..<layerCount {
@@ -76,7 +73,6 @@ final class BeatConvolutionNetwork {
 
     deinit {
         dilation.deallocate()
-        ringLength.deallocate()
         ringOffset.deallocate()
         newest.deallocate()
         history.deallocate()
@@ -87,7 +83,7 @@ final class BeatConvolutionNetwork {
 
     /// Forgets the music heard: every layer's past inputs back to zero (the padding it was trained with).
     func reset() {
-        history.initialize(repeating: 0, count: max(historyCount, 1))
+        history.initialize(repeating: 0, count: historyCount)
         newest.initialize(repeating: 0, count: layerCount)
     }
 
@@ -99,7 +95,7 @@ final class BeatConvolutionNetwork {
             state[o] = inputBias[o] + VectorLoops.dot(parameters + o * inputCount, normalised, count: inputCount)
         }
         for l in 0..<layerCount {
-            let ring = history + ringOffset[l], length = ringLength[l], d = dilation[l]
+            let d = dilation[l], ring = history + ringOffset[l], length = (kernel - 1) * d + 1
             let slot = newest[l] + 1 == length ? 0 : newest[l] + 1
             newest[l] = slot
             let newestFrame = ring + slot * c
