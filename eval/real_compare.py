@@ -3,7 +3,7 @@
 by side, on one part of the corpus (the docs' tables are this script's output).
 
     eval/real_compare.py PART [--seed S] [--validation-items FILE] [--songs GLOB]... [--not-in FILE]
-                         [--without-source SOURCE]... [--levels] LABEL=TAG[:TRACKER] ...
+                         [--without-source SOURCE]... [--levels] [--phase] LABEL=TAG[:TRACKER] ...
 
 PART is train, held-out or validation; TAG names eval/out/real-results-TAG.json; TRACKER (default jacktap) picks
 one tracker of that run, e.g. `"madmom online=peers-held:madmom"`.
@@ -54,6 +54,11 @@ def main():
     parser.add_argument("--levels", action="store_true",
                         help="and a second table: on the items of steady tempo, how many each tracker read at the "
                              "truth's tempo, twice or half it, 3/2 or 2/3 of it, or another (each within 4 %%)")
+    parser.add_argument("--phase", action="store_true",
+                        help="and a table of where beat F is lost: on the items of steady tempo, read at the truth's "
+                             "tempo with beat F 0.5 or more, at it with beat F below 0.5 (off the beat), at another "
+                             "tempo or none; and on the items whose tempo changes; each with the beat F those items "
+                             "lose (their count less the sum of their F)")
     parser.add_argument("columns", nargs="+", metavar="LABEL=TAG[:TRACKER]")
     args = parser.parse_intermixed_args()
     part = args.part
@@ -74,6 +79,7 @@ def main():
 
     columns = []
     levels = []
+    phases = []
     for spec in args.columns:
         label, _, rest = spec.partition("=")
         tag, _, tracker = rest.partition(":")
@@ -89,6 +95,7 @@ def main():
             rows = {row["key"]: row for row in data["summary"][part]}
         columns.append((label, tracker, rows))
         levels.append((label, tempo_levels(chosen, tracker)))
+        phases.append((label, phase_losses(chosen, tracker)))
     keys = list(dict.fromkeys(key for _, _, rows in columns for key in rows))
     head = "| " + part + " | items | " + " | ".join(f"beat F {label}" for label, _, _ in columns) + " | " \
         + " | ".join(f"tempo ±4 % {label}" for label, _, _ in columns) + " |"
@@ -112,11 +119,41 @@ def main():
         print("|---|---:|" + "---:|" * len(LEVELS))
         for label, counts in levels:
             print(f"| {label} | {sum(counts.values())} | " + " | ".join(str(counts[k]) for k in LEVELS) + " |")
+    if args.phase:
+        print()
+        print("| " + part + " | items | " + " | ".join(f"{k}: items, F lost" for k in PHASES) + " |")
+        print("|---|---:|" + "---:|" * len(PHASES))
+        for label, losses in phases:
+            print(f"| {label} | {sum(n for n, _ in losses.values())} | "
+                  + " | ".join(f"{losses[k][0]}, {losses[k][1]:.1f}" for k in PHASES) + " |")
 
 
 # The metrical levels a tracker may lock to, as ratios of its tempo to the truth's, and the column names.
 LEVEL_RATIOS = {"at the tempo": 1.0, "twice": 2.0, "half": 0.5, "3/2": 1.5, "2/3": 2 / 3}
 LEVELS = list(LEVEL_RATIOS) + ["another", "none"]
+
+
+PHASES = ["at the tempo, F ≥ 0.5", "at the tempo, F < 0.5", "another tempo or none", "tempo changes"]
+
+
+def phase_losses(items, tracker):
+    """Per PHASES, over the items the totals count (the groups reported apart left out): how many, and the beat F they
+    lose (each item's 1 − F, summed). An item read at the truth's tempo within score.TEMPO_TOLERANCE with beat F
+    below 0.5 has most of its beats more than 70 ms from the true ones: off the beat, or at a steady offset."""
+    losses = {k: [0, 0.0] for k in PHASES}
+    for item in items:
+        result = item.get(tracker)
+        if not result or result.get("f") is None or item["group"].endswith(real_corpus.APART_SUFFIXES):
+            continue
+        if not item.get("bpm"):
+            key = PHASES[3]
+        elif result.get("tempo_ok"):
+            key = PHASES[0] if result["f"] >= 0.5 else PHASES[1]
+        else:
+            key = PHASES[2]
+        losses[key][0] += 1
+        losses[key][1] += 1 - result["f"]
+    return losses
 
 
 def tempo_levels(items, tracker):
