@@ -3,7 +3,7 @@
 by side, on one part of the corpus (the docs' tables are this script's output).
 
     eval/real_compare.py PART [--seed S] [--validation-items FILE] [--songs GLOB]... [--not-in FILE]
-                         [--without-source SOURCE]... [--levels] [--phase] LABEL=TAG[:TRACKER] ...
+                         [--without-source SOURCE]... [--style STYLE]... [--levels] [--phase] LABEL=TAG[:TRACKER] ...
 
 PART is train, held-out or validation; TAG names eval/out/real-results-TAG.json; TRACKER (default jacktap) picks
 one tracker of that run, e.g. `"madmom online=peers-held:madmom"`.
@@ -16,7 +16,9 @@ kept other songs aside, and may have trained on some of these. --songs GLOB (rep
 match one of them. --validation-items FILE: the songs a training on the items FILE names kept aside (the training's
 --items; eval/real's option of that name). --not-in FILE keeps only the items FILE does not name, and
 --without-source SOURCE leaves out a source's items: on the training part, the items a network trained on FILE
-(and nothing of SOURCE) never read. The rows of all are eval/real's own, over the items kept.
+(and nothing of SOURCE) never read. --style STYLE (repeatable) keeps only the `popular` source's pieces of that
+style (eval/generated_popular.py's STYLES: boogie, swing, offbeat, …). The rows of all are eval/real's own, over the
+items kept.
 """
 
 import argparse
@@ -51,6 +53,8 @@ def main():
     parser.add_argument("--not-in", metavar="FILE", help="only the items this file does not name")
     parser.add_argument("--without-source", action="append", default=[], metavar="SOURCE",
                         help="without this source's items")
+    parser.add_argument("--style", action="append", default=[], metavar="STYLE",
+                        help="only the popular source's pieces of this style (repeatable)")
     parser.add_argument("--levels", action="store_true",
                         help="and a second table: on the items of steady tempo, how many each tracker read at the "
                              "truth's tempo, twice or half it, 3/2 or 2/3 of it, or another (each within 4 %%)")
@@ -61,6 +65,10 @@ def main():
                              "lose (their count less the sum of their F)")
     parser.add_argument("columns", nargs="+", metavar="LABEL=TAG[:TRACKER]")
     args = parser.parse_intermixed_args()
+    unknown = set(args.style) - set(popular_styles())
+    if unknown:
+        parser.error(f"--style: no such style {', '.join(sorted(unknown))} (eval/generated_popular.py has "
+                     f"{', '.join(popular_styles())})")
     part = args.part
     songs = None
     if part == "validation":
@@ -70,12 +78,13 @@ def main():
             parser.error(f"--validation-items: {error}")
         songs = real_corpus.validation_songs(random.Random(args.seed), drawn_from)
     excluded = set(real_corpus.item_names(args.not_in)) if args.not_in else set()
-    filtered = songs is not None or args.songs or excluded or args.without_source
+    filtered = songs is not None or args.songs or excluded or args.without_source or args.style
 
     def keep(item):
         return (songs is None or item["song"] in songs) and \
             (not args.songs or any(fnmatch.fnmatch(item["song"], g) for g in args.songs)) and \
-            item["name"] not in excluded and item.get("source") not in args.without_source
+            item["name"] not in excluded and item.get("source") not in args.without_source and \
+            (not args.style or (item.get("source") == "popular" and popular_style(item["song"]) in args.style))
 
     columns = []
     levels = []
@@ -126,6 +135,18 @@ def main():
         for label, losses in phases:
             print(f"| {label} | {sum(n for n, _ in losses.values())} | "
                   + " | ".join(f"{losses[k][0]}, {losses[k][1]:.1f}" for k in PHASES) + " |")
+
+
+def popular_styles():
+    import generated_popular
+    return list(generated_popular.STYLES)
+
+
+@functools.lru_cache(maxsize=None)
+def popular_style(song):
+    """The style eval/generated_popular.py composed the `popular` piece `song` in (drawn from its name)."""
+    import generated_popular
+    return generated_popular.PopularPiece(song).style
 
 
 # The metrical levels a tracker may lock to, as ratios of its tempo to the truth's, and the column names.
