@@ -31,12 +31,11 @@ PERCENTILE = 90
 
 def phase_profile(instants, activation, beats, bins):
     """The activation's PERCENTILE-th percentile over the frames nearest each of `bins` phases of the true beat,
-    over the frames between the first true beat and the last."""
-    beats = np.asarray(beats)
-    k = np.searchsorted(beats, instants, side="right")
-    inside = (k >= 1) & (k < len(beats))
-    start, end = beats[k[inside] - 1], beats[k[inside]]
-    phase = np.floor((instants[inside] - start) / (end - start) * bins + 0.5).astype(int) % bins
+    over the frames between the first true beat and the last (all NaN with fewer than two beats)."""
+    if len(beats) < 2:
+        return [float("nan")] * bins
+    inside, start, end = real_corpus.beat_intervals(instants, beats)
+    phase = np.floor((instants[inside] - start[inside]) / (end[inside] - start[inside]) * bins + 0.5).astype(int) % bins
     values = activation[inside]
     return [float(np.percentile(values[phase == j], PERCENTILE)) if np.any(phase == j) else float("nan")
             for j in range(bins)]

@@ -407,6 +407,17 @@ def tempo_summary(beats):
     return None, changes
 
 
+def beat_intervals(instants, beats):
+    """(inside, start, end) per instant (numpy arrays): whether it lies between the first true beat and the last,
+    and the true beats before and after it (beats[k − 1] <= t < beats[k]; clamped to the first or last interval
+    outside). Needs two beats or more."""
+    import numpy as np
+    beats = np.asarray(beats)
+    k = np.searchsorted(beats, instants, side="right")
+    inside = (k >= 1) & (k < len(beats))
+    return inside, beats[np.clip(k - 1, 0, len(beats) - 2)], beats[np.clip(k, 1, len(beats) - 1)]
+
+
 def midi_excerpt(path):
     """(start tick, end tick, beats, downbeats, in seconds from the start tick) of the song's excerpt, or the
     reason it is left out."""
