@@ -60,15 +60,19 @@ final class PipeWireTests: XCTestCase {
         generator.stderr.components(separatedBy: "frames past the end of this client's last period").count - 1
     }
 
+    /// Stretches `wholeSecond` waits through for one without a gap.
+    static let stretchesAtMost = 20
+
     /// One second of ticks from message `start` on in which the tone reached jacktap whole: a stretch during
     /// which the generator reported a gap (counted from `gapsBefore`) says nothing of jacktap's figures and
     /// is not judged; the next second is, from its eleventh tick (a third of a second, while the windows and
-    /// a lagging analysis may still hold the gap). Five stretches at most. Returns the stretch and the ticks
+    /// a lagging analysis may still hold the gap). Twenty stretches at most: a loaded machine has made about
+    /// one xrun a second at a 512-frame period for several seconds on end. Returns the stretch and the ticks
     /// whose peaks `assertTone` skips (`settle` for a stretch taken from `start`).
     func wholeSecond(from start: Int, gapsBefore: Int, settle: Int, generator: BackgroundJacktap,
                      _ context: String) throws -> (messages: ArraySlice<ReceivedMessage>, settle: Int) {
         var from = start, seen = gapsBefore
-        for attempt in 0..<5 {
+        for attempt in 0..<Self.stretchesAtMost {
             let skip = attempt == 0 ? 0 : 10
             try log.waitFor(after: from, "30 ticks \(context)") { _ in
                 log.messages[from...].filter { $0.address == "/jacktap/in_1/peak" }.count >= 30 + skip
@@ -82,7 +86,8 @@ final class PipeWireTests: XCTestCase {
             }
             (from, seen) = (end + 1, now)
         }
-        throw Tool.Failed(description: "\(context): the generator reported a gap in each of 5 stretches: \(generator.stderr)")
+        throw Tool.Failed(description: "\(context): the generator reported a gap in each of \(Self.stretchesAtMost) "
+                          + "stretches: \(generator.stderr)")
     }
 
     func testARateChangeUnderRunningJacktapIsFollowedWithoutAWrongFigure() throws {
