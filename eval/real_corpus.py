@@ -860,15 +860,27 @@ def generated_items():
     """GENERATED_COUNT pieces composed by generated_music.py (solo piano, strings, pads, guitars, choir,
     woodwinds, brass, small ensembles; 2/4, 3/4, 4/4, 6/8; 40-240 BPM, some with a tempo step or ramp), one render
     each through a soundfont drawn per piece and, for three in four, the seeded sox chain (`-room`)."""
-    import generated_music
-    return composed_items("generated", "gen", GENERATED_COUNT, generated_music.Piece)
+    return composed_items("generated", "gen", GENERATED_COUNT, composer("generated"))
 
 
 def popular_items():
     """POPULAR_COUNT pieces composed by generated_popular.py (rock, off-beat, swing, boogie, stride, Latin,
     funk, house, ballads, country, 12/8, jazz waltz), rendered as the generated pieces are."""
+    return composed_items("popular", "pop", POPULAR_COUNT, composer("popular"))
+
+
+def composer(source):
+    """The class that composes a piece of `source` (generated, popular) from its song name."""
+    if source == "generated":
+        import generated_music
+        return generated_music.Piece
     import generated_popular
-    return composed_items("popular", "pop", POPULAR_COUNT, generated_popular.PopularPiece)
+    return generated_popular.PopularPiece
+
+
+def composed_font(song):
+    """The soundfont a composed song's item is rendered through (drawn per song)."""
+    return random.Random(f"render:{song}").choice(sorted(SOUNDFONTS))
 
 
 def composed_items(source, prefix, count, compose):
@@ -886,15 +898,37 @@ def composed_items(source, prefix, count, compose):
     return out
 
 
-def generated_render(piece, font, seed):
+def generated_render(piece, font, seed, solo=None):
+    """The piece through `font` and, with a `seed`, the sox chain; with `solo` (a SOLO_PROGRAMS name) its drums
+    muted and every other channel on that program, as the MIDI sources' third render."""
     def render(out_path):
         end = piece.end_seconds()
         with tempfile.TemporaryDirectory() as scratch:
             mid = os.path.join(scratch, "in.mid")
             piece.song().write(mid, end=end)
+            if solo:
+                written = os.path.join(scratch, "solo.mid")
+                midifile.MidiFile(mid).write(written, mute_channels=(9,), program=SOLO_PROGRAMS[solo])
+                mid = written
             finish_midi(mid, font, 0.0, end, seed, out_path)
 
     return render
+
+
+def solo_render_item(item):
+    """A training-only render of a composed item's piece (generated, popular) as the MIDI sources' third render is
+    made: the drums muted, every other channel on one of SOLO_PROGRAMS, through a soundfont other than the item's
+    and the sox chain (both drawn per song). The same piece, so the same truth; not a corpus item (eval/real never
+    reads it), and on its song's side of the split."""
+    if item.source not in ("generated", "popular"):
+        raise ValueError(f"{item.name}: only composed pieces (generated, popular) have a solo render")
+    rng = random.Random(f"solo:{item.song}")
+    font = rng.choice(sorted(set(SOUNDFONTS) - {composed_font(item.song)}))
+    solo = rng.choice(sorted(SOLO_PROGRAMS))
+    name = f"{item.song}-{font}-{solo}"
+    render = generated_render(composer(item.source)(item.song), font, name, solo)
+    return RealItem(name, item.group, render, item.beats, item.downbeats, item.bpm, item.changes,
+                    source=item.source, song=item.song)
 
 
 # ---------------------------------------------------------------- MMA's accompaniment styles
