@@ -2,8 +2,9 @@
 """One table from several `eval/real --tag` runs: beat F and tempo within 4 % per source, each run's trackers side
 by side, on one part of the corpus (the docs' tables are this script's output).
 
-    eval/real_compare.py PART [--seed S] [--validation-items FILE] [--songs GLOB]... [--not-in FILE]
-                         [--without-source SOURCE]... [--style STYLE]... [--levels] [--phase] LABEL=TAG[:TRACKER] ...
+    eval/real_compare.py PART [--seed S] [--validation-items FILE] [--songs GLOB]... [--items GLOB]...
+                         [--without-items GLOB]... [--not-in FILE] [--without-source SOURCE]... [--style STYLE]...
+                         [--levels] [--phase] LABEL=TAG[:TRACKER] ...
 
 PART is train, held-out or validation; TAG names eval/out/real-results-TAG.json; TRACKER (default jacktap) picks
 one tracker of that run, e.g. `"madmom online=peers-held:madmom"`.
@@ -13,7 +14,9 @@ the script's), read from a run on the training part (`eval/real --split train`, 
 songs alone): what chooses between networks without the held-out part.
 They are drawn from the corpus as it is now (real_corpus.validation_songs): a network trained on an older corpus
 kept other songs aside, and may have trained on some of these. --songs GLOB (repeatable) keeps only the songs that
-match one of them. --validation-items FILE: the songs a training on the items FILE names kept aside (the training's
+match one of them; --items GLOB (repeatable) keeps only the items (renders) whose name matches one, --without-items
+GLOB leaves them out (e.g. '*-piano', '*-guitar', '*-strings', '*-choir': the MIDI sources' third renders, their
+drums muted and every channel on one program). --validation-items FILE: the songs a training on the items FILE names kept aside (the training's
 --items; eval/real's option of that name). --not-in FILE keeps only the items FILE does not name, and
 --without-source SOURCE leaves out a source's items: on the training part, the items a network trained on FILE
 (and nothing of SOURCE) never read. --style STYLE (repeatable) keeps only the `popular` source's pieces of that
@@ -49,6 +52,10 @@ def main():
     parser.add_argument("--seed", type=int, default=real_corpus.TRAINING_SEED,
                         help="the training's --seed (validation only)")
     parser.add_argument("--songs", action="append", metavar="GLOB", help="only these songs")
+    parser.add_argument("--items", action="append", default=[], metavar="GLOB",
+                        help="only the items whose name matches one of these")
+    parser.add_argument("--without-items", action="append", default=[], metavar="GLOB",
+                        help="without the items whose name matches one of these")
     parser.add_argument("--validation-items", metavar="FILE", help="validation: the songs kept aside from these items")
     parser.add_argument("--not-in", metavar="FILE", help="only the items this file does not name")
     parser.add_argument("--without-source", action="append", default=[], metavar="SOURCE",
@@ -78,11 +85,16 @@ def main():
             parser.error(f"--validation-items: {error}")
         songs = real_corpus.validation_songs(random.Random(args.seed), drawn_from)
     excluded = set(real_corpus.item_names(args.not_in)) if args.not_in else set()
-    filtered = songs is not None or args.songs or excluded or args.without_source or args.style
+    filtered = songs is not None or args.songs or excluded or args.without_source or args.style or args.items or \
+        args.without_items
+
+    def named(item, globs):
+        return any(fnmatch.fnmatch(item["name"], g) for g in globs)
 
     def keep(item):
         return (songs is None or item["song"] in songs) and \
             (not args.songs or any(fnmatch.fnmatch(item["song"], g) for g in args.songs)) and \
+            (not args.items or named(item, args.items)) and not named(item, args.without_items) and \
             item["name"] not in excluded and item.get("source") not in args.without_source and \
             (not args.style or (item.get("source") == "popular" and popular_style(item["song"]) in args.style))
 
