@@ -15,11 +15,11 @@ songs alone): what chooses between networks without the held-out part.
 They are drawn from the corpus as it is now (real_corpus.validation_songs): a network trained on an older corpus
 kept other songs aside, and may have trained on some of these. --songs GLOB (repeatable) keeps only the songs that
 match one of them; --items GLOB (repeatable) keeps only the items (renders) whose name matches one, --without-items
-GLOB leaves them out (e.g. '*-piano', '*-guitar', '*-strings', '*-choir': the MIDI sources' third renders, their
-drums muted and every channel on one program). --validation-items FILE: the songs a training on the items FILE names kept aside (the training's
---items; eval/real's option of that name). --not-in FILE keeps only the items FILE does not name, and
---without-source SOURCE leaves out a source's items: on the training part, the items a network trained on FILE
-(and nothing of SOURCE) never read. --style STYLE (repeatable) keeps only the `popular` source's pieces of that
+GLOB leaves them out (e.g. '*-piano', '*-guitar', '*-strings', '*-choir': the MIDI sources' third renders, their drums
+muted and every channel on one program). --validation-items FILE: the songs a training on the items FILE names kept
+aside (the training's --items; eval/real's option of that name). --not-in FILE keeps only the items FILE does not
+name, and --without-source SOURCE leaves out a source's items: on the training part, the items a network trained on
+FILE (and nothing of SOURCE) never read. --style STYLE (repeatable) keeps only the `popular` source's pieces of that
 style (eval/generated_popular.py's STYLES: boogie, swing, offbeat, …). The rows of all are eval/real's own, over the
 items kept.
 """

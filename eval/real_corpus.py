@@ -869,18 +869,26 @@ def popular_items():
     return composed_items("popular", "pop", POPULAR_COUNT, composer("popular"))
 
 
+# The sources whose pieces jacktap composes (eval/generated_music.py, eval/generated_popular.py).
+COMPOSED_SOURCES = ("generated", "popular")
+
+
 def composer(source):
-    """The class that composes a piece of `source` (generated, popular) from its song name."""
+    """The class that composes a piece of `source` (one of COMPOSED_SOURCES) from its song name."""
     if source == "generated":
         import generated_music
         return generated_music.Piece
-    import generated_popular
-    return generated_popular.PopularPiece
+    if source == "popular":
+        import generated_popular
+        return generated_popular.PopularPiece
+    raise ValueError(f"{source}: not a composed source ({', '.join(COMPOSED_SOURCES)})")
 
 
-def composed_font(song):
-    """The soundfont a composed song's item is rendered through (drawn per song)."""
-    return random.Random(f"render:{song}").choice(sorted(SOUNDFONTS))
+def composed_draws(song):
+    """(soundfont, whether the sox chain follows) of a composed song's item, drawn per song."""
+    rng = random.Random(f"render:{song}")
+    font = rng.choice(sorted(SOUNDFONTS))
+    return font, rng.random() < 0.75
 
 
 def composed_items(source, prefix, count, compose):
@@ -888,9 +896,7 @@ def composed_items(source, prefix, count, compose):
     for n in range(count):
         song = f"{prefix}-{n:03d}"
         piece = compose(song)
-        rng = random.Random(f"render:{song}")
-        font = rng.choice(sorted(SOUNDFONTS))
-        augmented = rng.random() < 0.75
+        font, augmented = composed_draws(song)
         name = f"{song}-{font}" + ("-room" if augmented else "")
         beats, downbeats, steady, changes = piece.truth()
         out.append(RealItem(name, source, generated_render(piece, font, name if augmented else None), beats,
@@ -920,10 +926,10 @@ def solo_render_item(item):
     made: the drums muted, every other channel on one of SOLO_PROGRAMS, through a soundfont other than the item's
     and the sox chain (both drawn per song). The same piece, so the same truth; not a corpus item (eval/real never
     reads it), and on its song's side of the split."""
-    if item.source not in ("generated", "popular"):
-        raise ValueError(f"{item.name}: only composed pieces (generated, popular) have a solo render")
+    if item.source not in COMPOSED_SOURCES:
+        raise ValueError(f"{item.name}: only composed pieces ({', '.join(COMPOSED_SOURCES)}) have a solo render")
     rng = random.Random(f"solo:{item.song}")
-    font = rng.choice(sorted(set(SOUNDFONTS) - {composed_font(item.song)}))
+    font = rng.choice(sorted(set(SOUNDFONTS) - {composed_draws(item.song)[0]}))
     solo = rng.choice(sorted(SOLO_PROGRAMS))
     name = f"{item.song}-{font}-{solo}"
     render = generated_render(composer(item.source)(item.song), font, name, solo)
