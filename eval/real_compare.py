@@ -4,7 +4,7 @@ by side, on one part of the corpus (the docs' tables are this script's output).
 
     eval/real_compare.py PART [--seed S] [--validation-items FILE] [--songs GLOB]... [--items GLOB]...
                          [--without-items GLOB]... [--not-in FILE] [--without-source SOURCE]... [--style STYLE]...
-                         [--levels] [--phase] LABEL=TAG[:TRACKER] ...
+                         [--levels] [--phase] [--offsets] LABEL=TAG[:TRACKER] ...
 
 PART is train, held-out or validation; TAG names eval/out/real-results-TAG.json; TRACKER (default jacktap) picks
 one tracker of that run, e.g. `"madmom online=peers-held:madmom"`.
@@ -70,6 +70,10 @@ def main():
                              "tempo with beat F 0.5 or more, at it with beat F below 0.5 (off the beat), at another "
                              "tempo or none; and on the items whose tempo changes; each with the beat F those items "
                              "lose (their count less the sum of their F)")
+    parser.add_argument("--offsets", action="store_true",
+                        help="and a table of where the beats fall on the items read at the truth's tempo with beat F "
+                             "below 0.5: half a beat off, early or late by part of a beat, or on it (eval/real's "
+                             "per-item offset)")
     parser.add_argument("columns", nargs="+", metavar="LABEL=TAG[:TRACKER]")
     args = parser.parse_intermixed_args()
     unknown = set(args.style) - set(popular_styles())
@@ -101,6 +105,7 @@ def main():
     columns = []
     levels = []
     phases = []
+    offsets = []
     for spec in args.columns:
         label, _, rest = spec.partition("=")
         tag, _, tracker = rest.partition(":")
@@ -117,6 +122,7 @@ def main():
         columns.append((label, tracker, rows))
         levels.append((label, tempo_levels(chosen, tracker)))
         phases.append((label, phase_losses(chosen, tracker)))
+        offsets.append((label, offset_classes(chosen, tracker)))
     keys = list(dict.fromkeys(key for _, _, rows in columns for key in rows))
     head = "| " + part + " | items | " + " | ".join(f"beat F {label}" for label, _, _ in columns) + " | " \
         + " | ".join(f"tempo ±4 % {label}" for label, _, _ in columns) + " |"
@@ -147,6 +153,18 @@ def main():
         for label, losses in phases:
             print(f"| {label} | {sum(n for n, _ in losses.values())} | "
                   + " | ".join(f"{losses[k][0]}, {losses[k][1]:.1f}" for k in PHASES) + " |")
+    if args.offsets:
+        print()
+        print("| " + part + ", at the tempo, F < 0.5 | items | " + " | ".join(OFFSETS) + " |")
+        print("|---|---:|" + "---:|" * len(OFFSETS))
+        for label, (counts, _) in offsets:
+            print(f"| {label} | {sum(counts.values())} | " + " | ".join(str(counts[k]) for k in OFFSETS) + " |")
+        print()
+        for label, (_, named_offsets) in offsets:
+            for k in ("early", "late"):
+                if named_offsets[k]:
+                    print(f"{label}, {k}: " + ", ".join(f"{name} ({offset:+.3f})"
+                                                        for name, offset in sorted(named_offsets[k])) + ".")
 
 
 def popular_styles():
@@ -187,6 +205,37 @@ def phase_losses(items, tracker):
         losses[key][0] += 1
         losses[key][1] += 1 - result["f"]
     return losses
+
+
+# Where the beats of an item read at the tempo and off it fall. eval/real's offset is the median share of the beat
+# period by which the beats within 30 % of a period of a true beat miss it, None with fewer than four such beats: then
+# the beats sit about half a beat off (between 30 % and 70 % of the way through the beat). Beyond a tenth of a period
+# (50 ms at 120 BPM) they sit early or late by part of a beat, as on a sixteenth or a swung eighth; within it, on the
+# beat, the beats too unsteady to land within 70 ms.
+OFFSET_SHARE = 0.1
+OFFSETS = ["half a beat off", "early", "late", "on the beat"]
+
+
+def offset_classes(items, tracker):
+    """Per OFFSETS, how many of the items of PHASES[1] (read at the truth's tempo with beat F below 0.5; the groups
+    reported apart left out) have their beats there; and the early and late ones by name, with their offsets."""
+    counts = dict.fromkeys(OFFSETS, 0)
+    named_offsets = {"early": [], "late": []}
+    for item in items:
+        result = item.get(tracker)
+        if not item.get("bpm") or not result or result.get("f") is None or not result.get("tempo_ok") \
+                or result["f"] >= 0.5 or item["group"].endswith(real_corpus.APART_SUFFIXES):
+            continue
+        offset = result.get("offset")
+        if offset is None:
+            counts["half a beat off"] += 1
+        elif abs(offset) > OFFSET_SHARE:
+            side = "early" if offset < 0 else "late"
+            counts[side] += 1
+            named_offsets[side].append((item["name"], offset))
+        else:
+            counts["on the beat"] += 1
+    return counts, named_offsets
 
 
 def tempo_levels(items, tracker):
