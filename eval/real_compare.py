@@ -157,14 +157,15 @@ def main():
         print()
         print("| " + part + ", at the tempo, F < 0.5 | items | " + " | ".join(OFFSETS) + " |")
         print("|---|---:|" + "---:|" * len(OFFSETS))
-        for label, (counts, _) in offsets:
-            print(f"| {label} | {sum(counts.values())} | " + " | ".join(str(counts[k]) for k in OFFSETS) + " |")
+        for label, classes in offsets:
+            print(f"| {label} | {sum(map(len, classes.values()))} | "
+                  + " | ".join(str(len(classes[k])) for k in OFFSETS) + " |")
         print()
-        for label, (_, named_offsets) in offsets:
+        for label, classes in offsets:
             for k in ("early", "late"):
-                if named_offsets[k]:
+                if classes[k]:
                     print(f"{label}, {k}: " + ", ".join(f"{name} ({offset:+.3f})"
-                                                        for name, offset in sorted(named_offsets[k])) + ".")
+                                                        for name, offset in sorted(classes[k])) + ".")
 
 
 def popular_styles():
@@ -187,23 +188,30 @@ LEVELS = list(LEVEL_RATIOS) + ["another", "none"]
 PHASES = ["at the tempo, F ≥ 0.5", "at the tempo, F < 0.5", "another tempo or none", "tempo changes"]
 
 
+def phase_of(item, tracker):
+    """The PHASES key of `item` as `tracker` read it, or None if the totals do not count it (no result, or a group
+    reported apart). An item read at the truth's tempo within score.TEMPO_TOLERANCE with beat F below 0.5 has most of
+    its beats more than 70 ms from the true ones: off the beat, or at a steady offset."""
+    result = item.get(tracker)
+    if not result or result.get("f") is None or item["group"].endswith(real_corpus.APART_SUFFIXES):
+        return None
+    if not item.get("bpm"):
+        return PHASES[3]
+    if result.get("tempo_ok"):
+        return PHASES[0] if result["f"] >= 0.5 else PHASES[1]
+    return PHASES[2]
+
+
 def phase_losses(items, tracker):
-    """Per PHASES, over the items the totals count (the groups reported apart left out): how many, and the beat F they
-    lose (each item's 1 − F, summed). An item read at the truth's tempo within score.TEMPO_TOLERANCE with beat F
-    below 0.5 has most of its beats more than 70 ms from the true ones: off the beat, or at a steady offset."""
+    """Per PHASES (phase_of), over the items the totals count: how many, and the beat F they lose (each item's
+    1 − F, summed)."""
     losses = {k: [0, 0.0] for k in PHASES}
     for item in items:
-        result = item.get(tracker)
-        if not result or result.get("f") is None or item["group"].endswith(real_corpus.APART_SUFFIXES):
+        key = phase_of(item, tracker)
+        if key is None:
             continue
-        if not item.get("bpm"):
-            key = PHASES[3]
-        elif result.get("tempo_ok"):
-            key = PHASES[0] if result["f"] >= 0.5 else PHASES[1]
-        else:
-            key = PHASES[2]
         losses[key][0] += 1
-        losses[key][1] += 1 - result["f"]
+        losses[key][1] += 1 - item[tracker]["f"]
     return losses
 
 
@@ -217,25 +225,21 @@ OFFSETS = ["half a beat off", "early", "late", "on the beat"]
 
 
 def offset_classes(items, tracker):
-    """Per OFFSETS, how many of the items of PHASES[1] (read at the truth's tempo with beat F below 0.5; the groups
-    reported apart left out) have their beats there; and the early and late ones by name, with their offsets."""
-    counts = dict.fromkeys(OFFSETS, 0)
-    named_offsets = {"early": [], "late": []}
+    """Per OFFSETS, the items of PHASES[1] (read at the truth's tempo with beat F below 0.5) whose beats sit there,
+    each as (name, offset)."""
+    classes = {k: [] for k in OFFSETS}
     for item in items:
-        result = item.get(tracker)
-        if not item.get("bpm") or not result or result.get("f") is None or not result.get("tempo_ok") \
-                or result["f"] >= 0.5 or item["group"].endswith(real_corpus.APART_SUFFIXES):
+        if phase_of(item, tracker) != PHASES[1]:
             continue
-        offset = result.get("offset")
+        offset = item[tracker].get("offset")
         if offset is None:
-            counts["half a beat off"] += 1
+            key = "half a beat off"
         elif abs(offset) > OFFSET_SHARE:
-            side = "early" if offset < 0 else "late"
-            counts[side] += 1
-            named_offsets[side].append((item["name"], offset))
+            key = "early" if offset < 0 else "late"
         else:
-            counts["on the beat"] += 1
-    return counts, named_offsets
+            key = "on the beat"
+        classes[key].append((item["name"], offset))
+    return classes
 
 
 def tempo_levels(items, tracker):
