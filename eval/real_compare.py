@@ -4,10 +4,13 @@ by side, on one part of the corpus (the docs' tables are this script's output).
 
     eval/real_compare.py PART [--seed S] [--validation-items FILE] [--songs GLOB]... [--items GLOB]...
                          [--without-items GLOB]... [--not-in FILE] [--without-source SOURCE]... [--style STYLE]...
-                         [--levels] [--phase] [--offsets] LABEL=TAG[:TRACKER] ...
+                         [--levels] [--phase] [--offsets] LABEL=TAG[+TAG...][:TRACKER] ...
 
 PART is train, held-out or validation; TAG names eval/out/real-results-TAG.json; TRACKER (default jacktap) picks
-one tracker of that run, e.g. `"madmom online=peers-held:madmom"`.
+one tracker of that run, e.g. `"madmom online=peers-held:madmom"`. Several tags joined by `+` make one column of
+several runs of one recipe (its trainings from different initialisations): each cell is their mean, and their
+range in brackets, so that a candidate is read against the spread the initialisation alone gives, not against one
+draw (the runs must cover the same items; --levels, --phase and --offsets take one run per column).
 
 validation: the training songs eval/train-beat-network keeps aside to pick its epoch (with its --seed, default
 the script's), read from a run on the training part (`eval/real --split train`, or `--split validation` for those
@@ -74,7 +77,7 @@ def main():
                         help="and a table of where the beats fall on the items read at the truth's tempo with beat F "
                              "below 0.5: half a beat off, early or late by part of a beat, or on it (eval/real's "
                              "per-item offset)")
-    parser.add_argument("columns", nargs="+", metavar="LABEL=TAG[:TRACKER]")
+    parser.add_argument("columns", nargs="+", metavar="LABEL=TAG[+TAG...][:TRACKER]")
     args = parser.parse_intermixed_args()
     unknown = set(args.style) - set(popular_styles())
     if unknown:
@@ -106,38 +109,51 @@ def main():
     levels = []
     phases = []
     offsets = []
+    side = "held-out" if part == "held-out" else "train"
     for spec in args.columns:
         label, _, rest = spec.partition("=")
-        tag, _, tracker = rest.partition(":")
+        tags, _, tracker = rest.partition(":")
         tracker = tracker or "jacktap"
-        data = json.load(open(os.path.join(HERE, "out", f"real-results-{tag}.json")))
-        side = "held-out" if part == "held-out" else "train"
-        chosen = [i for i in data["items"] if i["split"] == side and keep(i)]
-        if filtered:
-            if not chosen:
-                parser.error(f"{tag}: no {side} item of that run is among the songs asked for")
-            rows = {row["key"]: row for row in real_summary()(chosen, [tracker])[side]}
-        else:
-            rows = {row["key"]: row for row in data["summary"][part]}
-        columns.append((label, tracker, rows))
+        runs = []
+        for tag in tags.split("+"):
+            path = os.path.join(HERE, "out", f"real-results-{tag}.json")
+            if not os.path.exists(path):
+                parser.error(f"{tag}: no run of that tag ({path}: eval/real --tag {tag} writes it)")
+            data = json.load(open(path))
+            chosen = [i for i in data["items"] if i["split"] == side and keep(i)]
+            if filtered:
+                if not chosen:
+                    parser.error(f"{tag}: no {side} item of that run is among the songs asked for")
+                rows = {row["key"]: row for row in real_summary()(chosen, [tracker])[side]}
+            else:
+                rows = {row["key"]: row for row in data["summary"][part]}
+            runs.append((tag, chosen, rows))
+        if len(runs) > 1:
+            if args.levels or args.phase or args.offsets:
+                parser.error(f"{label}: --levels, --phase and --offsets take one run per column")
+            names = {tag: sorted(i["name"] for i in chosen if i.get(tracker)) for tag, chosen, _ in runs}
+            if len({tuple(n) for n in names.values()}) > 1:
+                parser.error(f"{label}: the runs {', '.join(names)} do not cover the same items")
+        columns.append((label, tracker, [rows for _, _, rows in runs]))
+        chosen = runs[0][1]
         levels.append((label, tempo_levels(chosen, tracker)))
         phases.append((label, phase_losses(chosen, tracker)))
         offsets.append((label, offset_classes(chosen, tracker)))
-    keys = list(dict.fromkeys(key for _, _, rows in columns for key in rows))
+    keys = list(dict.fromkeys(key for _, _, runs in columns for rows in runs for key in rows))
     head = "| " + part + " | items | " + " | ".join(f"beat F {label}" for label, _, _ in columns) + " | " \
         + " | ".join(f"tempo ±4 % {label}" for label, _, _ in columns) + " |"
     print(head)
     print("|---|---:|" + "---:|" * (2 * len(columns)))
     for key in keys:
-        first = next(rows[key] for _, _, rows in columns if key in rows)
+        first = next(rows[key] for _, _, runs in columns for rows in runs if key in rows)
         cells = []
-        for _, tracker, rows in columns:
-            t = rows.get(key, {}).get("trackers", {}).get(tracker)
-            cells.append("–" if not t or t["f"] is None else f"{t['f']:.3f}")
         tempos = []
-        for _, tracker, rows in columns:
-            t = rows.get(key, {}).get("trackers", {}).get(tracker)
-            tempos.append("–" if not t or not t["tempo_n"] else f"{t['tempo_ok']}/{t['tempo_n']}")
+        for _, tracker, runs in columns:
+            figures = [rows.get(key, {}).get("trackers", {}).get(tracker) for rows in runs]
+            cells.append(spread([None if not t else t["f"] for t in figures], "{:.3f}", ""))
+            n = next((t["tempo_n"] for t in figures if t and t["tempo_n"]), None)
+            tempos.append(spread([None if not t or not t["tempo_n"] else t["tempo_ok"] for t in figures], "{:g}",
+                                 f"/{n}"))
         label = f"**{first['label']}**" if first["kind"] == "total" else first["label"]
         print(f"| {label} | {first['items']} | " + " | ".join(cells) + " | " + " | ".join(tempos) + " |")
     if args.levels:
@@ -166,6 +182,18 @@ def main():
                 if classes[k]:
                     print(f"{label}, {k}: " + ", ".join(f"{name} ({offset:+.3f})"
                                                         for name, offset in sorted(classes[k])) + ".")
+
+
+def spread(values, form, unit):
+    """One cell: the value of one run and `unit` (a count's "/n"); of several, their mean (a count's to a tenth),
+    `unit`, and their range in brackets; "–" where a run has none."""
+    if any(v is None for v in values):
+        return "–"
+    if len(values) == 1:
+        return form.format(values[0]) + unit
+    mean = sum(values) / len(values)
+    mean = form.format(round(mean, 1) if form == "{:g}" else mean)
+    return f"{mean}{unit} ({form.format(min(values))}–{form.format(max(values))})"
 
 
 def popular_styles():
