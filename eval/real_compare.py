@@ -150,10 +150,10 @@ def main():
         tempos = []
         for _, tracker, runs in columns:
             figures = [rows.get(key, {}).get("trackers", {}).get(tracker) for rows in runs]
-            cells.append(spread([None if not t else t["f"] for t in figures], "{:.3f}", ""))
+            cells.append(spread([None if not t else t["f"] for t in figures], "{:.3f}".format))
             n = next((t["tempo_n"] for t in figures if t and t["tempo_n"]), None)
-            tempos.append(spread([None if not t or not t["tempo_n"] else t["tempo_ok"] for t in figures], "{:g}",
-                                 f"/{n}"))
+            tempos.append(spread([None if not t or not t["tempo_n"] else t["tempo_ok"] for t in figures],
+                                 lambda count: f"{round(count, 1):g}", f"/{n}"))
         label = f"**{first['label']}**" if first["kind"] == "total" else first["label"]
         print(f"| {label} | {first['items']} | " + " | ".join(cells) + " | " + " | ".join(tempos) + " |")
     if args.levels:
@@ -184,16 +184,14 @@ def main():
                                                         for name, offset in sorted(classes[k])) + ".")
 
 
-def spread(values, form, unit):
-    """One cell: the value of one run and `unit` (a count's "/n"); of several, their mean (a count's to a tenth),
+def spread(values, form, unit=""):
+    """One cell: the value of one run, written by `form`, and `unit` (a count's "/n"); of several, their mean,
     `unit`, and their range in brackets; "–" where a run has none."""
     if any(v is None for v in values):
         return "–"
     if len(values) == 1:
-        return form.format(values[0]) + unit
-    mean = sum(values) / len(values)
-    mean = form.format(round(mean, 1) if form == "{:g}" else mean)
-    return f"{mean}{unit} ({form.format(min(values))}–{form.format(max(values))})"
+        return form(values[0]) + unit
+    return f"{form(sum(values) / len(values))}{unit} ({form(min(values))}–{form(max(values))})"
 
 
 def popular_styles():
