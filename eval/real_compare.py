@@ -4,7 +4,7 @@ by side, on one part of the corpus (the docs' tables are this script's output).
 
     eval/real_compare.py PART [--seed S] [--validation-items FILE] [--songs GLOB]... [--items GLOB]...
                          [--without-items GLOB]... [--not-in FILE] [--without-source SOURCE]... [--style STYLE]...
-                         [--levels] [--phase] [--offsets] LABEL=TAG[+TAG...][:TRACKER] ...
+                         [--levels] [--phase] [--offsets] [--intervals] LABEL=TAG[+TAG...][:TRACKER] ...
 
 PART is train, held-out or validation; TAG names eval/out/real-results-TAG.json; TRACKER (default jacktap) picks
 one tracker of that run, e.g. `"madmom online=peers-held:madmom"`. Several tags joined by `+` make one column of
@@ -25,6 +25,11 @@ name, and --without-source SOURCE leaves out a source's items: on the training p
 FILE (and nothing of SOURCE) never read. --style STYLE (repeatable) keeps only the `popular` source's pieces of that
 style (eval/generated_popular.py's STYLES: boogie, swing, offbeat, …). The rows of all are eval/real's own, over the
 items kept.
+
+--intervals adds a table of how far each column after the first stands from the first, per source and in total:
+the difference in beat F and in tempi read right, each with a 95 % interval from resampling the songs (every render
+of a song goes with it; the total resamples each source's songs apart). A difference whose interval spans 0 is one
+these items cannot tell from chance.
 """
 
 import argparse
@@ -42,11 +47,11 @@ import score  # noqa: E402
 
 
 @functools.lru_cache(maxsize=None)
-def real_summary():
-    """eval/real's own summary(), loaded once: the rows of a filtered part are built as its tables' are (labels,
-    the groups reported apart, a tracker that did not run on an item)."""
+def real_module():
+    """eval/real itself, loaded once: the rows of a filtered part are built as its tables' are (its summary(): labels,
+    the groups reported apart, a tracker that did not run on an item), and labelled with its LABELS."""
     from importlib.machinery import SourceFileLoader
-    return SourceFileLoader("real", os.path.join(HERE, "real")).load_module().summary
+    return SourceFileLoader("real", os.path.join(HERE, "real")).load_module()
 
 
 def main():
@@ -77,8 +82,13 @@ def main():
                         help="and a table of where the beats fall on the items read at the truth's tempo with beat F "
                              "below 0.5: half a beat off, early or late by part of a beat, or on it (eval/real's "
                              "per-item offset)")
+    parser.add_argument("--intervals", action="store_true",
+                        help="and a table of each column's difference from the first (beat F, tempi read right) "
+                             "with 95 %% intervals from resampling the songs")
     parser.add_argument("columns", nargs="+", metavar="LABEL=TAG[+TAG...][:TRACKER]")
     args = parser.parse_intermixed_args()
+    if args.intervals and len(args.columns) < 2:
+        parser.error("--intervals: at least two columns (the first is what the others are measured from)")
     unknown = set(args.style) - set(popular_styles())
     if unknown:
         parser.error(f"--style: no such style {', '.join(sorted(unknown))} (eval/generated_popular.py has "
@@ -109,6 +119,7 @@ def main():
     levels = []
     phases = []
     offsets = []
+    per_item = []
     side = "held-out" if part == "held-out" else "train"
     for spec in args.columns:
         label, _, rest = spec.partition("=")
@@ -124,7 +135,7 @@ def main():
             if filtered:
                 if not chosen:
                     parser.error(f"{tag}: no {side} item of that run is among the songs asked for")
-                rows = {row["key"]: row for row in real_summary()(chosen, [tracker])[side]}
+                rows = {row["key"]: row for row in real_module().summary(chosen, [tracker])[side]}
             else:
                 rows = {row["key"]: row for row in data["summary"][part]}
             runs.append((tag, chosen, rows))
@@ -135,6 +146,7 @@ def main():
             if len({tuple(n) for n in names.values()}) > 1:
                 parser.error(f"{label}: the runs {', '.join(names)} do not cover the same items")
         columns.append((label, tracker, [rows for _, _, rows in runs]))
+        per_item.append((label, item_figures([chosen for _, chosen, _ in runs], tracker)))
         chosen = runs[0][1]
         levels.append((label, tempo_levels(chosen, tracker)))
         phases.append((label, phase_losses(chosen, tracker)))
@@ -156,6 +168,9 @@ def main():
                                  lambda count: f"{round(count, 1):g}", f"/{n}"))
         label = f"**{first['label']}**" if first["kind"] == "total" else first["label"]
         print(f"| {label} | {first['items']} | " + " | ".join(cells) + " | " + " | ".join(tempos) + " |")
+    if args.intervals:
+        print()
+        print_intervals(part, per_item)
     if args.levels:
         print()
         print("| " + part + " | items | " + " | ".join(LEVELS) + " |")
@@ -192,6 +207,94 @@ def spread(values, form, unit=""):
     if len(values) == 1:
         return form(values[0]) + unit
     return f"{form(sum(values) / len(values))}{unit} ({form(min(values))}–{form(max(values))})"
+
+
+def item_figures(runs, tracker):
+    """{name: (item, beat F, tempo right)} of `tracker` over the items it read in every run of `runs` (their mean
+    over the runs; tempo right None where the item has no steady tempo)."""
+    figures = {}
+    read = [{i["name"]: i for i in chosen if i.get(tracker)} for chosen in runs]
+    for name in read[0]:  # in the run's order, which is eval/real's
+        if not all(name in r for r in read):
+            continue
+        results = [r[name] for r in read]
+        item = results[0]
+        f = [r[tracker]["f"] for r in results]
+        if any(v is None for v in f):
+            continue
+        ok = [r[tracker].get("tempo_ok") for r in results]
+        figures[name] = (item, sum(f) / len(f), None if any(v is None for v in ok) else sum(ok) / len(ok))
+    return figures
+
+
+INTERVAL_DRAWS = 2000
+INTERVAL_SEED = 1
+
+
+def difference_interval(pairs, rng):
+    """(beat F difference, its 95 % interval, tempo difference, its interval, steady items, songs) over `pairs`
+    [(source, song, ΔF, Δtempo or None)]: the mean ΔF and the summed Δtempo, and the 2.5th and 97.5th percentiles of
+    each over INTERVAL_DRAWS resamplings of the songs (the draws nearest them), each source's apart, every item of a
+    drawn song drawn with it."""
+    import numpy as np
+    songs = {}
+    for source, song, df, dt in pairs:
+        songs.setdefault(source, {}).setdefault(song, []).append((df, dt))
+    f_draws, t_draws = np.zeros(INTERVAL_DRAWS), np.zeros(INTERVAL_DRAWS)
+    for draw in range(INTERVAL_DRAWS):
+        f_sum, f_n, t_sum = 0.0, 0, 0.0
+        for by_song in songs.values():
+            names = sorted(by_song)
+            for k in rng.integers(0, len(names), len(names)):
+                for df, dt in by_song[names[k]]:
+                    f_sum, f_n, t_sum = f_sum + df, f_n + 1, t_sum + (dt or 0)
+        f_draws[draw], t_draws[draw] = f_sum / f_n, t_sum
+    steady = [dt for _, _, _, dt in pairs if dt is not None]
+    def percentiles(draws):
+        return np.percentile(draws, [2.5, 97.5], method="nearest")
+    return (sum(df for _, _, df, _ in pairs) / len(pairs), percentiles(f_draws), sum(steady), percentiles(t_draws),
+            len(steady), sum(len(by_song) for by_song in songs.values()))
+
+
+def print_intervals(part, per_item):
+    """The --intervals table: each column after the first against the first, on the items both read, per source,
+    in total and per group apart (eval/real's rows)."""
+    import numpy as np
+    reference_label, reference = per_item[0]
+    head = "| " + part + " | items | " + " | ".join(
+        f"beat F {label} − {reference_label} | tempo ±4 % {label} − {reference_label}" for label, _ in per_item[1:])
+    print(head + " |")
+    print("|---|---:|" + "---:|---:|" * (len(per_item) - 1))
+    names = set(reference)
+    for _, figures in per_item[1:]:
+        names &= set(figures)
+    items = [figures[0] for name, figures in reference.items() if name in names]
+    main = [i for i in items if not i["group"].endswith(real_corpus.APART_SUFFIXES)]
+    rows = [(i["source"], [j for j in main if j["source"] == i["source"]]) for i in main]
+    rows = list(dict((key, sel) for key, sel in rows).items())
+    rows.append(("total", main))
+    groups = dict.fromkeys(i["group"] for i in items if i["group"].endswith(real_corpus.APART_SUFFIXES))
+    rows += [(group, [i for i in items if i["group"] == group]) for group in groups]
+    labels = real_module().LABELS
+    for key, sel in rows:
+        if not sel:
+            continue
+        cells = []
+        for _, figures in per_item[1:]:
+            pairs = []
+            for item in sel:
+                _, f_ref, t_ref = reference[item["name"]]
+                _, f, t = figures[item["name"]]
+                pairs.append((item["source"], item["song"], f - f_ref,
+                              None if t is None or t_ref is None else t - t_ref))
+            f, f_range, t, t_range, steady, songs = difference_interval(pairs, np.random.default_rng(INTERVAL_SEED))
+            # One song cannot be resampled: its figure stands without an interval.
+            f_within = f" ({f_range[0]:+.3f} to {f_range[1]:+.3f})" if songs > 1 else " (one song)"
+            t_within = f" ({t_range[0]:+g} to {t_range[1]:+g})" if songs > 1 else ""
+            cells.append(f"{f:+.3f}{f_within}")
+            cells.append(f"{t:+g}{t_within} of {steady}" if steady else "–")
+        label = "**total (all but those apart)**" if key == "total" else labels.get(key, key)
+        print(f"| {label} | {len(sel)} | " + " | ".join(cells) + " |")
 
 
 def popular_styles():
