@@ -29,7 +29,7 @@ items kept.
 --intervals adds a table of how far each column after the first stands from the first, per source and in total:
 the difference in beat F and in tempi read right, each with a 95 % interval from resampling the songs (every render
 of a song goes with it; the total resamples each source's songs apart). A difference whose interval spans 0 is one
-these items cannot tell from chance.
+these items cannot tell from chance; a row of fewer than five songs gets no interval.
 """
 
 import argparse
@@ -229,6 +229,7 @@ def item_figures(runs, tracker):
 
 INTERVAL_DRAWS = 2000
 INTERVAL_SEED = 1
+INTERVAL_SONGS = 5
 
 
 def difference_interval(pairs, rng):
@@ -288,9 +289,12 @@ def print_intervals(part, per_item):
                 pairs.append((item["source"], item["song"], f - f_ref,
                               None if t is None or t_ref is None else t - t_ref))
             f, f_range, t, t_range, steady, songs = difference_interval(pairs, np.random.default_rng(INTERVAL_SEED))
-            # One song cannot be resampled: its figure stands without an interval.
-            f_within = f" ({f_range[0]:+.3f} to {f_range[1]:+.3f})" if songs > 1 else " (one song)"
-            t_within = f" ({t_range[0]:+g} to {t_range[1]:+g})" if songs > 1 else ""
+            # Resampling a handful of songs draws the same few again and again and gives an interval narrower
+            # than the truth's: below INTERVAL_SONGS the figure stands without one.
+            enough = songs >= INTERVAL_SONGS
+            f_within = f" ({f_range[0]:+.3f} to {f_range[1]:+.3f})" if enough else \
+                f" ({songs} song{'s' if songs > 1 else ''})"
+            t_within = f" ({t_range[0]:+g} to {t_range[1]:+g})" if enough else ""
             cells.append(f"{f:+.3f}{f_within}")
             cells.append(f"{t:+g}{t_within} of {steady}" if steady else "–")
         label = "**total (all but those apart)**" if key == "total" else labels.get(key, key)
