@@ -4,12 +4,13 @@ activation's 90th percentile over the frames at each of N phases of the true bea
 frames nearest k/N of the way to the next one). A network that takes an off-beat for the beat shows its peak away
 from phase 0: at 6/12 for the straight off-beat eighth, at 8/12 for the swung one.
 
-    eval/beat_profile.py [--jacktap PATH] [--beat-model FILE]... [--bins N] [--calibration] [--kept-aside FILE]
-                         [ITEM...]
+    eval/beat_profile.py [--jacktap PATH] [--beat-model FILE]... [--bins N] [--calibration]
+                         [--kept-aside FILE [--seed S]] [ITEM...]
 
 ITEM names a rendered item of the training part (eval/out/real-v1/ITEM.wav, `python3 eval/real_corpus.py
 --render`); a held-out item is refused, as eval/train-beat-network refuses to read one. --kept-aside FILE adds every
-item of the songs a training on the items FILE names keeps aside (its --items; eval/real's --validation-items).
+item of the songs a training on the items FILE names keeps aside (its --items; eval/real's --validation-items), with
+the training's --seed S (by default eval/train-beat-network's).
 --beat-model FILE (repeatable): the networks to compare, each a row (default: the shipped one, `--beat-activation
 learned`).
 
@@ -18,7 +19,8 @@ together: for ranges of the activation, the share of their frames that lie in a 
 (the 1/16 of the true beat period centred on the beat, BeatModelSettings.learned), and the logistic fit of that share
 on the activation's logit, a slope and an offset. The tracker takes a frame's activation a as the likelihood ratio
 a(1 − n)/((1 − a)n) of a beat state, n its neutral level; for a network whose activation were that probability, the
-ratio Bayes' rule gives has n at the share of beat states, 1/16, and slope 1. The fit says which n and slope would
+ratio Bayes' rule gives (every frame taken as independent evidence) has n at the share of beat states, 1/16, and
+slope 1. The fit says which n and slope would
 read this network's activation so: the n where the fitted probability is 1/16.
 """
 
@@ -62,6 +64,8 @@ def main():
                         help="how the activation reads as the probability of a beat state, over the items together")
     parser.add_argument("--kept-aside", metavar="FILE",
                         help="and every item of the songs a training on the items this file names keeps aside")
+    parser.add_argument("--seed", type=int, default=real_corpus.TRAINING_SEED,
+                        help="--kept-aside: the training's --seed, which draws the songs it keeps aside")
     parser.add_argument("items", nargs="*", metavar="ITEM")
     args = parser.parse_args()
     if args.kept_aside:
@@ -69,8 +73,9 @@ def main():
             drawn_from = real_corpus.training_items_named(args.kept_aside)
         except ValueError as error:
             parser.error(f"--kept-aside: {error}")
-        songs = real_corpus.validation_songs(random.Random(real_corpus.TRAINING_SEED), drawn_from)
+        songs = real_corpus.validation_songs(random.Random(args.seed), drawn_from)
         args.items += [it.name for it in real_corpus.training_items() if it.song in songs]
+    args.items = list(dict.fromkeys(args.items))  # an item named and kept aside is read once
     if not args.items:
         parser.error("no items: name some, or --kept-aside FILE")
     if not 2 <= args.bins <= 96:
@@ -168,6 +173,8 @@ def print_calibration(jacktap, models, items):
                 scored, inside = beat_state_frames(instants, item.beats)
                 values.append(activation[scored])
                 states.append(inside[scored])
+            if not values:
+                sys.exit("--calibration: no item with two beats or more")
             a = np.clip(np.concatenate(values), 1e-4, 1 - 1e-4)
             y = np.concatenate(states).astype(np.float64)
             slope, offset = logistic_fit(np.log(a / (1 - a)), y)

@@ -26,10 +26,12 @@ FILE (and nothing of SOURCE) never read. --style STYLE (repeatable) keeps only t
 style (eval/generated_popular.py's STYLES: boogie, swing, offbeat, …). The rows of all are eval/real's own, over the
 items kept.
 
---intervals adds a table of how far each column after the first stands from the first, per source and in total:
-the difference in beat F and in tempi read right, each with a 95 % interval from resampling the songs (every render
-of a song goes with it; the total resamples each source's songs apart). A difference whose interval spans 0 is one
-these items cannot tell from chance; a row of fewer than five songs gets no interval.
+--intervals adds a table of how far each column after the first stands from the first (all of them must have read
+the same items), per source, in total and per group reported apart: the difference in beat F and in tempi read
+right, each with a 95 % interval from resampling the songs (every render of a song goes with it; the total resamples
+each source's songs apart). A difference whose interval spans 0 is one these items cannot tell from chance; a row of
+fewer than ten songs gets no interval. Each interval is 95 % on its own: of the twenty or thirty in a table, one may
+exclude 0 by chance.
 """
 
 import argparse
@@ -169,6 +171,15 @@ def main():
         label = f"**{first['label']}**" if first["kind"] == "total" else first["label"]
         print(f"| {label} | {first['items']} | " + " | ".join(cells) + " | " + " | ".join(tempos) + " |")
     if args.intervals:
+        reference_label, reference = per_item[0]
+        for label, figures in per_item:
+            if not figures:
+                parser.error(f"--intervals: {label} read none of the items (no such tracker in its run?)")
+            apart = set(figures) ^ set(reference)
+            if apart:
+                parser.error(f"--intervals: {label} and {reference_label} did not read the same items ({len(apart)} "
+                             f"read by one only, e.g. {sorted(apart)[0]}): keep the items both read with --items, "
+                             "--songs or --without-source")
         print()
         print_intervals(part, per_item)
     if args.levels:
@@ -229,7 +240,9 @@ def item_figures(runs, tracker):
 
 INTERVAL_DRAWS = 2000
 INTERVAL_SEED = 1
-INTERVAL_SONGS = 5
+# A percentile interval from resampling few songs is narrower than it should be (it never sees the songs between those
+# drawn, and the same few come back draw after draw): below 10 songs a row gets none.
+INTERVAL_SONGS = 10
 
 
 def difference_interval(pairs, rng):
@@ -258,18 +271,15 @@ def difference_interval(pairs, rng):
 
 
 def print_intervals(part, per_item):
-    """The --intervals table: each column after the first against the first, on the items both read, per source,
-    in total and per group apart (eval/real's rows)."""
+    """The --intervals table: each column after the first against the first (all of them read the same items), per
+    source, in total and per group reported apart (eval/real's rows)."""
     import numpy as np
     reference_label, reference = per_item[0]
     head = "| " + part + " | items | " + " | ".join(
         f"beat F {label} − {reference_label} | tempo ±4 % {label} − {reference_label}" for label, _ in per_item[1:])
     print(head + " |")
     print("|---|---:|" + "---:|---:|" * (len(per_item) - 1))
-    names = set(reference)
-    for _, figures in per_item[1:]:
-        names &= set(figures)
-    items = [figures[0] for name, figures in reference.items() if name in names]
+    items = [figures[0] for figures in reference.values()]
     main = [i for i in items if not i["group"].endswith(real_corpus.APART_SUFFIXES)]
     rows = [(i["source"], [j for j in main if j["source"] == i["source"]]) for i in main]
     rows = list(dict((key, sel) for key, sel in rows).items())
@@ -292,13 +302,23 @@ def print_intervals(part, per_item):
             # Resampling a handful of songs draws the same few again and again and gives an interval narrower
             # than the truth's: below INTERVAL_SONGS the figure stands without one.
             enough = songs >= INTERVAL_SONGS
-            f_within = f" ({f_range[0]:+.3f} to {f_range[1]:+.3f})" if enough else \
+            f_within = f" ({signed(f_range[0], 3)} to {signed(f_range[1], 3)})" if enough else \
                 f" ({songs} song{'s' if songs > 1 else ''})"
-            t_within = f" ({t_range[0]:+g} to {t_range[1]:+g})" if enough else ""
-            cells.append(f"{f:+.3f}{f_within}")
-            cells.append(f"{t:+g}{t_within} of {steady}" if steady else "–")
+            t_within = f" ({signed(t_range[0], 1)} to {signed(t_range[1], 1)})" if enough else ""
+            cells.append(f"{signed(f, 3)}{f_within}")
+            cells.append(f"{signed(t, 1)}{t_within} of {steady}" if steady else "–")
         label = "**total (all but those apart)**" if key == "total" else labels.get(key, key)
         print(f"| {label} | {len(sel)} | " + " | ".join(cells) + " |")
+
+
+def signed(value, digits):
+    """`value` with its sign, rounded to `digits` decimals and written without trailing zeros past the point for
+    counts (digits 1: "+3", "-1.3"), with them for beat F (digits 3: "+0.020"); never "-0" of a value that rounds
+    to zero."""
+    rounded = round(value, digits) + 0.0  # + 0.0: -0.0 becomes 0.0
+    if rounded == 0:
+        rounded = 0.0
+    return f"{rounded:+.{digits}f}" if digits > 1 else f"{rounded:+g}"
 
 
 def popular_styles():
