@@ -20,8 +20,8 @@ together: for ranges of the activation, the share of their frames that lie in a 
 on the activation's logit, a slope and an offset. The tracker takes a frame's activation a as the likelihood ratio
 a(1 − n)/((1 − a)n) of a beat state, n its neutral level; for a network whose activation were that probability, the
 ratio Bayes' rule gives (every frame taken as independent evidence) has n at the share of beat states, 1/16, and
-slope 1. The fit says which n and slope would
-read this network's activation so: the n where the fitted probability is 1/16.
+slope 1. The fit says which n and slope would read this network's activation so: the n where the fitted probability
+is 1/16.
 """
 
 import argparse
@@ -121,9 +121,11 @@ def model_label(model):
     return os.path.basename(model) if model else "shipped"
 
 
-# The share of a beat the tracker's model takes for beat states over the learned activation
-# (BeatModelSettings.learned's beatFraction), and the activation ranges of the --calibration table.
+# The share of a beat the tracker's model takes for beat states over the learned activation, and the floor it clips
+# the activation to (BeatModelSettings.learned's beatFraction and activationFloor), and the activation ranges of the
+# --calibration table.
 BEAT_STATE_SHARE = 1 / 16
+ACTIVATION_FLOOR = 1e-4
 CALIBRATION_EDGES = (0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0001)
 
 
@@ -175,7 +177,7 @@ def print_calibration(jacktap, models, items):
                 states.append(inside[scored])
             if not values:
                 sys.exit("--calibration: no item with two beats or more")
-            a = np.clip(np.concatenate(values), 1e-4, 1 - 1e-4)
+            a = np.clip(np.concatenate(values), ACTIVATION_FLOOR, 1 - ACTIVATION_FLOOR)
             y = np.concatenate(states).astype(np.float64)
             slope, offset = logistic_fit(np.log(a / (1 - a)), y)
             # The n whose odds, raised to the slope, give the fitted odds over those of BEAT_STATE_SHARE.

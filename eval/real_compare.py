@@ -51,7 +51,7 @@ import score  # noqa: E402
 @functools.lru_cache(maxsize=None)
 def real_module():
     """eval/real itself, loaded once: the rows of a filtered part are built as its tables' are (its summary(): labels,
-    the groups reported apart, a tracker that did not run on an item), and labelled with its LABELS."""
+    the groups reported apart, a tracker that did not run on an item), and the rows of --intervals (its row_sets())."""
     from importlib.machinery import SourceFileLoader
     return SourceFileLoader("real", os.path.join(HERE, "real")).load_module()
 
@@ -280,16 +280,7 @@ def print_intervals(part, per_item):
     print(head + " |")
     print("|---|---:|" + "---:|---:|" * (len(per_item) - 1))
     items = [figures[0] for figures in reference.values()]
-    main = [i for i in items if not i["group"].endswith(real_corpus.APART_SUFFIXES)]
-    rows = [(i["source"], [j for j in main if j["source"] == i["source"]]) for i in main]
-    rows = list(dict((key, sel) for key, sel in rows).items())
-    rows.append(("total", main))
-    groups = dict.fromkeys(i["group"] for i in items if i["group"].endswith(real_corpus.APART_SUFFIXES))
-    rows += [(group, [i for i in items if i["group"] == group]) for group in groups]
-    labels = real_module().LABELS
-    for key, sel in rows:
-        if not sel:
-            continue
+    for kind, _, label, sel in real_module().row_sets(items):
         cells = []
         for _, figures in per_item[1:]:
             pairs = []
@@ -299,15 +290,13 @@ def print_intervals(part, per_item):
                 pairs.append((item["source"], item["song"], f - f_ref,
                               None if t is None or t_ref is None else t - t_ref))
             f, f_range, t, t_range, steady, songs = difference_interval(pairs, np.random.default_rng(INTERVAL_SEED))
-            # Resampling a handful of songs draws the same few again and again and gives an interval narrower
-            # than the truth's: below INTERVAL_SONGS the figure stands without one.
             enough = songs >= INTERVAL_SONGS
             f_within = f" ({signed(f_range[0], 3)} to {signed(f_range[1], 3)})" if enough else \
                 f" ({songs} song{'s' if songs > 1 else ''})"
             t_within = f" ({signed(t_range[0], 1)} to {signed(t_range[1], 1)})" if enough else ""
             cells.append(f"{signed(f, 3)}{f_within}")
             cells.append(f"{signed(t, 1)}{t_within} of {steady}" if steady else "–")
-        label = "**total (all but those apart)**" if key == "total" else labels.get(key, key)
+        label = f"**{label}**" if kind == "total" else label
         print(f"| {label} | {len(sel)} | " + " | ".join(cells) + " |")
 
 
@@ -315,8 +304,8 @@ def signed(value, digits):
     """`value` with its sign, rounded to `digits` decimals and written without trailing zeros past the point for
     counts (digits 1: "+3", "-1.3"), with them for beat F (digits 3: "+0.020"); never "-0" of a value that rounds
     to zero."""
-    rounded = round(value, digits) + 0.0  # + 0.0: -0.0 becomes 0.0
-    if rounded == 0:
+    rounded = round(value, digits)
+    if rounded == 0:  # -0.0 too
         rounded = 0.0
     return f"{rounded:+.{digits}f}" if digits > 1 else f"{rounded:+g}"
 
