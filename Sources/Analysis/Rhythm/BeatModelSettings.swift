@@ -10,6 +10,14 @@ public struct BeatModelSettings: Sendable, Equatable {
     public var neutralActivation: Float
     /// Activations are clipped to floor…1−floor.
     public var activationFloor: Float
+    /// The power a frame's likelihood ratio is raised to (1: as it is). Below 1 it tempers the evidence: the
+    /// learned activation reads as the probability of a beat state frame by frame (`eval/beat_profile.py
+    /// --calibration`), but neighbouring frames are not independent evidence (its logit correlates 0.83 with the
+    /// next frame's), so the model counts the same evidence several times. Tried with the shipped network on the
+    /// later pieces of eval/real (397 items; docs/analysis.md, "Each frame's evidence tempered"): 0.75, 0.5 and
+    /// 0.33 (with the prior scaled alike, and at Bayes' neutral level 0.052) read the tempo right on 5 to 14 more
+    /// of 327 items and beat F no higher (−0.011 to +0.000), the beats within the tempo less sure: 1 stays.
+    public var evidencePower: Float = 1
     /// The preferred tempo range and what a tempo outside it costs per second (`RhythmConfig`): 0 for none.
     public var outsidePenalty: Double
     public var outsideSlope: Double
@@ -91,7 +99,7 @@ public struct BeatModelSettings: Sendable, Equatable {
         return settings
     }()
 
-    /// Applies `key=value` pairs separated by commas (beatfraction, beatframes, neutral, floor, penalty,
+    /// Applies `key=value` pairs separated by commas (beatfraction, beatframes, neutral, floor, power, penalty,
     /// slope, steps on|off, centre on|off, barcost, prior, priorbpm, prioroctaves, priorshape data|lognormal): for
     /// evaluating variants with `eval/real --jacktap-arg`.
     public mutating func apply(_ text: String) throws(BeatModelSettingsError) {
@@ -104,6 +112,7 @@ public struct BeatModelSettings: Sendable, Equatable {
             case "beatframes": beatFrames = Int(try Self.number(value, item))
             case "neutral": neutralActivation = Float(try Self.number(value, item))
             case "floor": activationFloor = Float(try Self.number(value, item))
+            case "power": evidencePower = Float(try Self.number(value, item))
             case "penalty": outsidePenalty = try Self.number(value, item)
             case "slope": outsideSlope = try Self.number(value, item)
             case "barcost": barCost = try Self.number(value, item)

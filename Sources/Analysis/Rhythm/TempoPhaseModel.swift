@@ -20,8 +20,9 @@ import Foundation
 ///   earlier and what it stopped doing (`TempoStepDetector`), and the model gets a share of its belief on a beat
 ///   of the new tempo at the second beat of it (`stepShare`), which it then weighs like any other;
 /// - an observation: the first `beatFrames` positions of a beat are "beat" states and see the activation a
-///   (0…1) with likelihood a, the others with (1 - a) · n/(1 - n), n = `neutralActivation`. madmom marks the
-///   first 1/16 of a beat and takes n = 1/16, which suits its network's activation, a bump some 50 ms wide.
+///   (0…1) with likelihood a, the others with (1 - a) · n/(1 - n), n = `neutralActivation` (their ratio raised
+///   to `evidencePower`, 1 unless set). madmom marks the first 1/16 of a beat and takes n = 1/16, which suits
+///   its network's activation, a bump some 50 ms wide.
 ///   jacktap's onset function is a spike one or two frames wide: a slow beat's 1/16 (8 frames at 60 BPM)
 ///   would hold six or seven empty frames, each counting against it, so slow readings lose to their doubles
 ///   whatever the music. Two frames for every period weigh every tempo alike. n sets which onsets speak for a
@@ -309,7 +310,8 @@ final class TempoPhaseModel {
         for k in 0..<blockCount { entering[k] *= barWeight[k] }
         let floor = settings.activationFloor, neutral = settings.neutralActivation
         let a = min(max(activation, floor), 1 - floor)
-        let ratio = a * (1 - neutral) / ((1 - a) * neutral)
+        var ratio = a * (1 - neutral) / ((1 - a) * neutral)
+        if settings.evidencePower != 1 { ratio = powf(ratio, settings.evidencePower) }
         for k in 0..<blockCount {
             let period = shortestPeriod + k
             let base = probability + blockStart[k]

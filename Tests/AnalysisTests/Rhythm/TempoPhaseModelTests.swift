@@ -76,4 +76,37 @@ final class TempoPhaseModelTests: XCTestCase {
             XCTAssertLessThan(abs(c), abs(f))
         }
     }
+    /// `evidencePower` p reads a frame as its likelihood ratio raised to p: a model at p = 0.5 fed activation a
+    /// follows the same belief as an untempered one fed the activation whose ratio is the square root of a's.
+    func testTemperedEvidenceCountsAsTheRatioRaisedToThePower() throws {
+        var tempered = BeatModelSettings.learned
+        try tempered.apply("power=0.5")  // `--beat-tuning=power=0.5`
+        XCTAssertEqual(tempered.evidencePower, 0.5)
+        let untempered = BeatModelSettings.learned
+        let neutral = untempered.neutralActivation
+        func model(_ settings: BeatModelSettings) -> TempoPhaseModel {
+            TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 240, preferredMinimumBPM: 40,
+                            preferredMaximumBPM: 240, settings: settings)
+        }
+        let a = model(tempered), b = model(untempered), c = model(untempered)
+        // A beat every 63 frames (109.5 BPM) with a weaker one half-way, and a low level between.
+        let period = 63
+        var differsFromUntempered = false
+        for f in 0..<(12 * period) {
+            let phase = f % period
+            let activation: Float = phase == 0 ? 0.8 : phase == period / 2 ? 0.5 : 0.02
+            let ratio = activation * (1 - neutral) / ((1 - activation) * neutral)
+            let root = ratio.squareRoot()
+            // The activation whose ratio at the neutral level is `root`.
+            let equivalent = root * neutral / (1 - neutral + root * neutral)
+            a.step(activation: activation, accent: 0)
+            b.step(activation: equivalent, accent: 0)
+            c.step(activation: activation, accent: 0)
+            XCTAssertEqual(a.bestPeriod, b.bestPeriod, "frame \(f)")
+            XCTAssertEqual(a.bestPosition, b.bestPosition, accuracy: 0.01, "frame \(f)")
+            if a.meanPeriod != c.meanPeriod || a.bestPosition != c.bestPosition { differsFromUntempered = true }
+        }
+        XCTAssertEqual(a.meanPeriod, b.meanPeriod, accuracy: 0.01)
+        XCTAssertTrue(differsFromUntempered, "the power changes how the belief moves")
+    }
 }
