@@ -18,6 +18,10 @@ public struct BeatModelSettings: Sendable, Equatable {
     /// 0.33 (with the prior scaled alike, and at Bayes' neutral level 0.052) read the tempo right on 5 to 14 more
     /// of 327 items and beat F no higher (−0.011 to +0.000), the beats within the tempo less sure: 1 stays.
     public var evidencePower: Float = 1
+    /// λ of the transitions between tempi at a beat, ∝ exp(−λ |T'/T − 1|) (`TempoPhaseModel`): scaled with
+    /// `evidencePower`, it keeps what a tempo change costs against the evidence for it. Every term scaled alike
+    /// (evidence, prior and λ, at 0.5 and 0.33) read the later pieces' beat F lower (−0.007, −0.017): 100 stays.
+    public var transitionLambda: Double = TempoPhaseModel.transitionLambda
     /// The preferred tempo range and what a tempo outside it costs per second (`RhythmConfig`): 0 for none.
     public var outsidePenalty: Double
     public var outsideSlope: Double
@@ -99,7 +103,7 @@ public struct BeatModelSettings: Sendable, Equatable {
         return settings
     }()
 
-    /// Applies `key=value` pairs separated by commas (beatfraction, beatframes, neutral, floor, power, penalty,
+    /// Applies `key=value` pairs separated by commas (beatfraction, beatframes, neutral, floor, power, lambda, penalty,
     /// slope, steps on|off, centre on|off, barcost, prior, priorbpm, prioroctaves, priorshape data|lognormal): for
     /// evaluating variants with `eval/real --jacktap-arg`.
     public mutating func apply(_ text: String) throws(BeatModelSettingsError) {
@@ -113,6 +117,7 @@ public struct BeatModelSettings: Sendable, Equatable {
             case "neutral": neutralActivation = Float(try Self.number(value, item))
             case "floor": activationFloor = Float(try Self.number(value, item))
             case "power": evidencePower = Float(try Self.number(value, item))
+            case "lambda": transitionLambda = try Self.number(value, item)
             case "penalty": outsidePenalty = try Self.number(value, item)
             case "slope": outsideSlope = try Self.number(value, item)
             case "barcost": barCost = try Self.number(value, item)

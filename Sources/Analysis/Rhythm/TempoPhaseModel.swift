@@ -178,7 +178,7 @@ final class TempoPhaseModel {
             let from = Double(shortestPeriod + k)
             var row = [(Int, Double)]()
             for j in 0..<blockCount {
-                let w = exp(-Self.transitionLambda * abs(Double(shortestPeriod + j) / from - 1))
+                let w = exp(-settings.transitionLambda * abs(Double(shortestPeriod + j) / from - 1))
                 if w >= Double(Self.transitionCutoff) { row.append((j, w)) }
             }
             let sum = row.reduce(0) { $0 + $1.1 }

@@ -109,4 +109,31 @@ final class TempoPhaseModelTests: XCTestCase {
         XCTAssertEqual(a.meanPeriod, b.meanPeriod, accuracy: 0.01)
         XCTAssertTrue(differsFromUntempered, "the power changes how the belief moves")
     }
+    /// `transitionLambda` is what a change of tempo costs at a beat: with half the default λ the learned settings
+    /// take a step from 100 to 130 BPM sooner (they have no step detector to name it).
+    func testALowerTransitionLambdaFollowsATempoStepSooner() throws {
+        let old = 69, new = 53
+        let last = 20 + 24 * old
+        var onsets = Set((0...24).map { 20 + $0 * old })
+        for k in 1...40 { onsets.insert(last + k * new) }
+        var framesToFollow = [Double: Int]()
+        for lambda in [100.0, 50.0] {
+            var settings = BeatModelSettings.learned
+            try settings.apply("lambda=\(lambda)")
+            XCTAssertEqual(settings.transitionLambda, lambda)
+            let model = TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 240, preferredMinimumBPM: 40,
+                                        preferredMaximumBPM: 240, settings: settings)
+            for f in 1...(last + 40 * new) {
+                let distance = onsets.map { abs($0 - f) }.min() ?? 99
+                model.step(activation: distance == 0 ? 0.9 : distance == 1 ? 0.45 : 0.01, accent: 0)
+                if f == last - 1 { XCTAssertEqual(model.meanPeriod, Double(old), accuracy: 1, "λ \(lambda)") }
+                if f > last, framesToFollow[lambda] == nil, abs(model.meanPeriod - Double(new)) <= 1 {
+                    framesToFollow[lambda] = f - last
+                }
+            }
+        }
+        let slow = try XCTUnwrap(framesToFollow[100], "the default λ follows the step in the end")
+        let fast = try XCTUnwrap(framesToFollow[50])
+        XCTAssertLessThan(fast, slow)
+    }
 }
