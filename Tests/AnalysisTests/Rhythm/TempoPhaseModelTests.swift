@@ -76,6 +76,7 @@ final class TempoPhaseModelTests: XCTestCase {
             XCTAssertLessThan(abs(c), abs(f))
         }
     }
+
     /// `evidencePower` p reads a frame as its likelihood ratio raised to p: a model at p = 0.5 fed activation a
     /// follows the same belief as an untempered one fed the activation whose ratio is the square root of a's.
     func testTemperedEvidenceCountsAsTheRatioRaisedToThePower() throws {
@@ -109,6 +110,7 @@ final class TempoPhaseModelTests: XCTestCase {
         XCTAssertEqual(a.meanPeriod, b.meanPeriod, accuracy: 0.01)
         XCTAssertTrue(differsFromUntempered, "the power changes how the belief moves")
     }
+
     /// `transitionLambda` is what a change of tempo costs at a beat: with half the default λ the learned settings
     /// take a step from 100 to 130 BPM sooner (they have no step detector to name it).
     func testALowerTransitionLambdaFollowsATempoStepSooner() throws {
@@ -135,5 +137,32 @@ final class TempoPhaseModelTests: XCTestCase {
         let slow = try XCTUnwrap(framesToFollow[100], "the default λ follows the step in the end")
         let fast = try XCTUnwrap(framesToFollow[50])
         XCTAssertLessThan(fast, slow)
+    }
+
+    /// `barCost` under the learned settings (`--beat-tuning=barcost=10`: "The bar's weight under the learned
+    /// activation" in docs/analysis.md): an activation that marks the beats of 75 BPM and is at the neutral level
+    /// everywhere else fits 150 BPM as well (a beat of 150 on a neutral frame costs nothing), and the tempo prior
+    /// (centre 114.7 BPM) prefers 150; the accents, a downbeat every fourth beat of 75, repeat at a bar of four
+    /// beats of 75 and at no bar of 3 or 4 beats of 150. The learned settings, which do not weigh the bar, read
+    /// 150; with the bar's weight the model reads 75.
+    func testTheBarsWeightReadsTheTempoWhoseBarsTheAccentsRepeat() throws {
+        let period = 92  // 75 BPM at 115 frames per second
+        var periods = [Int]()
+        for tuning in ["barcost=0", "barcost=10"] {
+            var settings = BeatModelSettings.learned
+            try settings.apply(tuning)
+            let model = TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 240, preferredMinimumBPM: 40,
+                                        preferredMaximumBPM: 240, settings: settings)
+            for f in 0..<(40 * period) {
+                let beat = f % period == 0, half = f % period == period / 2
+                let activation: Float = beat ? 0.9 : settings.neutralActivation
+                let accent: Float = f % (4 * period) == 0 ? 3 : beat ? 1 : half ? 0.5 : 0
+                model.step(activation: activation, accent: accent)
+            }
+            periods.append(model.bestPeriod)
+        }
+        XCTAssertEqual(BeatModelSettings.learned.barCost, 0, "the learned settings do not weigh the bar")
+        XCTAssertEqual(Double(periods[0]), Double(period / 2), accuracy: 1, "the prior's choice, 150 BPM")
+        XCTAssertEqual(Double(periods[1]), Double(period), accuracy: 1, "the bar's, 75 BPM")
     }
 }
