@@ -44,10 +44,11 @@ public struct BeatModelSettings: Sendable, Equatable {
     /// Whether `TempoStepDetector` puts belief on a new tempo after a step or a drift it spots.
     public var detectsSteps: Bool
     /// Nats per second of beat a period pays for a bar that fits worse than the best period's (0: the bar
-    /// evidence does not weigh on the tempo). At the onset function's 10 the learned activation read beat F
-    /// higher (the later pieces of eval/real +0.009, the held-out part +0.010) but followed tempo steps one or two
-    /// beats later (eval/tempo_steps; docs/analysis.md, "The bar's weight under the learned activation"): without a
-    /// step detector the old tempo's bars hold it until they fade. The learned settings keep 0.
+    /// evidence does not weigh on the tempo). At 10 (the onset function's value) the learned activation read beat
+    /// F higher (the later pieces of eval/real +0.009, the held-out part +0.010) but followed 7 of eval/tempo_steps'
+    /// 12 steps one or two beats later and lost a beat of one ramp (docs/analysis.md, "The bar's weight under the
+    /// learned activation"): without a step detector the old tempo's bars hold it until they fade. The learned
+    /// settings keep 0.
     public var barCost: Double
     /// Whether the beat lies in the middle of the beat states rather than at their first. An activation that
     /// peaks on the beat, as wide before it as after (the learned one: its training target is 1 at the beat's
