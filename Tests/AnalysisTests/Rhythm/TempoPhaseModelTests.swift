@@ -143,8 +143,8 @@ final class TempoPhaseModelTests: XCTestCase {
     /// activation" in docs/analysis.md): an activation that marks the beats of 75 BPM and is at the neutral level
     /// everywhere else fits 150 BPM as well (a beat of 150 on a neutral frame costs nothing), and the tempo prior
     /// (centre 114.7 BPM) prefers 150; the accents (3 on every fourth beat of 75, 1 on the other beats, 0.5
-    /// halfway between) repeat at a bar of four beats of 75 and at no bar of 3 or 4 beats of 150. The learned settings, which do not weigh the bar, read
-    /// 150; with the bar's weight the model reads 75.
+    /// halfway between) repeat at a bar of four beats of 75 and at no bar of 3 or 4 beats of 150. The learned
+    /// settings, which do not weigh the bar, read 150; with the bar's weight the model reads 75.
     func testTheBarsWeightReadsTheTempoWhoseBarsTheAccentsRepeat() throws {
         let period = 92  // 75 BPM at 115 frames per second
         var periods = [Int]()
