@@ -3,7 +3,7 @@
 /// The compiler keeps a floating-point sum in program order, one add after another, each waiting on the last
 /// (no fast-math in Swift), so it cannot vectorise a reduction by itself. These loops keep eight partial sums
 /// (or maxima) and combine them at the end: the same figures to within rounding, at a fraction of the time.
-/// The tempo/phase model's per-frame pass over its 7,500 states went from a third of a port's rhythm
+/// The tempo/phase model's pass over its 7,500 states, then made every frame, went from a third of a port's rhythm
 /// analysis to a tenth (perf, `jacktap analyze`); SuperFlux's sums over its bins and YIN's power spectrum
 /// likewise. Complex values are FFTW's, real and imaginary parts interleaved.
 enum VectorLoops {

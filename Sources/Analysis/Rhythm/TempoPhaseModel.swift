@@ -45,8 +45,15 @@ import Foundation
 ///   tempo without it.
 ///
 /// The blocks are rings: a state's slot does not move as its position advances, only each block's head does,
-/// so a frame costs the transitions into position 0 (a band of neighbouring periods), the beat states and one
-/// pass to normalise. Everything is allocated in `init`.
+/// so a frame changes only each block's position 0 (the transitions into it, from a band of neighbouring
+/// periods) and its beat states. The frame's work is kept to those: each block's largest state and the belief's
+/// total are carried from frame to frame and brought up to date from the states the frame changed (a block is
+/// searched again only when its largest state was among those changed downwards), and the belief is not
+/// normalised each frame but scaled by a power of two, which leaves every ratio between states exact, once its
+/// total leaves 2^±20. With a pass over every state each frame (their sum, then the scaling) the model took 68.9 M
+/// callgrind instructions of `Benchmarks/beat-cost`'s learned run (40–240 BPM), 33.4 M without (docs/analysis.md,
+/// "The tempo model and the network made cheaper"), reading every item of eval/real's later pieces alike. Everything
+/// is allocated in `init`.
 final class TempoPhaseModel {
     /// Probability mass kept in the transition band: periods further than exp(-λx) < 1e-12 are left out. A
     /// band cut at 1e-6 (±14 % of the period) left a step change beyond it nowhere to go but by drift; at
@@ -80,7 +87,15 @@ final class TempoPhaseModel {
     private let leaving: UnsafeMutablePointer<Float>
     private let entering: UnsafeMutablePointer<Float>
     private let initial: UnsafeMutablePointer<Float>
-    private let blockMass: UnsafeMutablePointer<Float>
+    /// Each block's largest state and its slot, kept up to date frame by frame (`step`).
+    private let blockMaximum: UnsafeMutablePointer<Float>
+    private let blockMaximumSlot: UnsafeMutablePointer<Int>
+    /// The belief's total, carried from frame to frame as the states change, and summed afresh every
+    /// `totalRecountFrames` frames, so that rounding cannot build up in it.
+    private var total = 0.0
+    private var framesSinceRecount = 0
+    /// How often the belief has been scaled back by a power of two since `init` (for tests).
+    private(set) var rescales = 0
     /// The bar-length evidence (`BarPeriodicity`), each block's score from it and the weight it puts on
     /// entering each block.
     private let bars: BarPeriodicity
@@ -151,9 +166,12 @@ final class TempoPhaseModel {
             }
         }
         leaving = .allocate(capacity: blockCount)
-        blockMass = .allocate(capacity: blockCount)
-        blockMass.initialize(repeating: 0, count: blockCount)
-        entering = .allocate(capacity: blockCount)
+        blockMaximum = .allocate(capacity: blockCount)
+        blockMaximum.initialize(repeating: 0, count: blockCount)
+        blockMaximumSlot = .allocate(capacity: blockCount)
+        blockMaximumSlot.initialize(repeating: 0, count: blockCount)
+        entering = .allocate(capacity: blockCount + 8)
+        entering.initialize(repeating: 0, count: blockCount + 8)
         bars = BarPeriodicity(frameRate: frameRate, shortestPeriod: shortestPeriod, longestPeriod: longestPeriod)
         steps = TempoStepDetector(shortestPeriod: shortestPeriod, longestPeriod: longestPeriod)
         barScore = .allocate(capacity: blockCount)
@@ -183,9 +201,12 @@ final class TempoPhaseModel {
             }
             let sum = row.reduce(0) { $0 + $1.1 }
             bandLow[k] = row.first!.0
-            bandCount[k] = row.count
+            // Whole lanes of eight (`VectorLoops.addScaled`), the weights past the band 0: adding 0 changes no
+            // sum, and the targets past the last block are scratch (`entering` is allocated that much longer).
+            bandCount[k] = (row.count + 7) / 8 * 8
             bandOffset[k] = weights.count
             for (j, w) in row { weights.append(Float(w / sum * preference[j])) }
+            weights += [Float](repeating: 0, count: bandCount[k] - row.count)
         }
         bandWeight = .allocate(capacity: weights.count)
         bandWeight.initialize(from: weights, count: weights.count)
@@ -208,7 +229,8 @@ final class TempoPhaseModel {
         cosine.deallocate()
         sine.deallocate()
         leaving.deallocate()
-        blockMass.deallocate()
+        blockMaximum.deallocate()
+        blockMaximumSlot.deallocate()
         entering.deallocate()
         barScore.deallocate()
         barWeight.deallocate()
@@ -232,7 +254,8 @@ final class TempoPhaseModel {
 
     /// The weight of entering each block from the bar evidence: 1 for every block until it speaks.
     private func updateBarWeights() {
-        guard Double(bars.framesSeen) >= Self.barMinimumSeconds * frameRate else {
+        // Without a bar cost every weight is exp(0) = 1 whatever the scores: they are not computed.
+        guard settings.barCost > 0, Double(bars.framesSeen) >= Self.barMinimumSeconds * frameRate else {
             barWeight.update(repeating: 1, count: blockCount)
             return
         }
@@ -267,16 +290,53 @@ final class TempoPhaseModel {
 
     /// Adds to the belief a beat of `period` frames that was `framesAgo` frames ago (0: this frame is a beat).
     private func enterBeat(period: Int, framesAgo: Int) {
-        let total = VectorLoops.sum(probability, count: stateCount)
+        recount()
         let k = period - shortestPeriod
         let share = framesAgo > 0 ? Self.driftShare : Self.stepShare
-        probability[blockStart[k] + (head[k] + framesAgo % period) % period] += total * share
+        let slot = (head[k] + framesAgo % period) % period
+        let added = Float(total) * share
+        probability[blockStart[k] + slot] += added
+        total += Double(added)
+        if probability[blockStart[k] + slot] > blockMaximum[k] {
+            blockMaximum[k] = probability[blockStart[k] + slot]
+            blockMaximumSlot[k] = slot
+        }
+    }
+
+    /// The total is summed afresh every 32 frames (0.28 s): between, it is carried as the states change.
+    static let totalRecountFrames = 32
+    /// The belief is scaled back (by a power of two) once its total leaves 2^−20…2^20. A frame changes the total
+    /// by at most the likelihood ratio of a beat, 3·10^4 at the learned settings' floor (2^15), so no state can
+    /// overflow, and the least probable states keep within 2^20 of where a belief normalised every frame holds
+    /// them.
+    static let totalExponentLimit = 20
+
+    /// Sums every state afresh into `total`.
+    private func recount() {
+        total = Double(VectorLoops.sum(probability, count: stateCount))
+        framesSinceRecount = 0
+    }
+
+    /// Searches block `k` for its largest state.
+    private func findBlockMaximum(_ k: Int) {
+        let base = probability + blockStart[k]
+        var largest = base[0], slot = 0
+        for s in 1..<(shortestPeriod + k) where base[s] > largest {
+            largest = base[s]
+            slot = s
+        }
+        blockMaximum[k] = largest
+        blockMaximumSlot[k] = slot
     }
 
     /// Back to the starting belief: any tempo (as preferred), any phase.
     func reset() {
         probability.update(from: initial, count: stateCount)
-        for k in 0..<blockCount { head[k] = 0 }
+        for k in 0..<blockCount {
+            head[k] = 0
+            findBlockMaximum(k)
+        }
+        recount()
         bars.reset()
         steps.reset()
         updateBarWeights()
@@ -312,17 +372,33 @@ final class TempoPhaseModel {
         let a = min(max(activation, floor), 1 - floor)
         var ratio = a * (1 - neutral) / ((1 - a) * neutral)
         if settings.evidencePower != 1 { ratio = powf(ratio, settings.evidencePower) }
+        // Position 0 takes what enters the block, the beat states see the frame; every other state is as it was,
+        // so the block's largest state is the largest of those changed and the one carried, unless the carried
+        // one was among those changed and did not grow.
+        var change = 0.0
         for k in 0..<blockCount {
             let period = shortestPeriod + k
             let base = probability + blockStart[k]
             let h = head[k]
             base[h] = entering[k]
-            var slot = h
-            for _ in 0..<beatStates[k] {
-                base[slot] *= ratio
-                slot = slot + 1 == period ? 0 : slot + 1
+            var before: Float = 0, largest: Float = -1, largestSlot = h
+            // The beat states run from the head, wrapping past the block's last slot at most once.
+            let firstRun = min(beatStates[k], period - h)
+            Self.observe(base, h..<(h + firstRun), ratio, &before, &largest, &largestSlot)
+            Self.observe(base, 0..<(beatStates[k] - firstRun), ratio, &before, &largest, &largestSlot)
+            change += Double(entering[k]) - Double(leaving[k]) + Double(before) * Double(ratio - 1)
+            let carried = blockMaximumSlot[k]
+            let position = carried >= h ? carried - h : carried - h + period
+            let carriedChanged = position < beatStates[k]
+            if carried == h || (carriedChanged && ratio < 1) {
+                findBlockMaximum(k)
+            } else if carriedChanged || largest > blockMaximum[k] {
+                blockMaximum[k] = largest
+                blockMaximumSlot[k] = largestSlot
             }
         }
+        total += change
+        framesSinceRecount += 1
         if settings.detectsSteps, let step = steps.observe(activation: activation, period: bestPeriod, position: bestPosition) {
             enterBeat(period: step.period, framesAgo: step.framesAgo)
             // The bars heard so far are the old tempo's: their evidence would pull the model back to it (a ramp of
@@ -332,20 +408,28 @@ final class TempoPhaseModel {
             updateBarWeights()
             framesSinceBarUpdate = 0
         }
-        let sum = VectorLoops.sum(probability, count: stateCount)
-        guard sum > 0, sum.isFinite else {
-            reset()
-            return
+        let limit = Double(sign: .plus, exponent: Self.totalExponentLimit, significand: 1)
+        if framesSinceRecount >= Self.totalRecountFrames || !(total > 1 / limit && total < limit) {
+            recount()
+            guard total > 0, total.isFinite else {
+                reset()
+                return
+            }
+            if !(total > 1 / limit && total < limit) {
+                // A power of two: every state and every carried maximum scales exactly.
+                let factor = Float(sign: .plus, exponent: -total.exponent, significand: 1)
+                _ = VectorLoops.scale(probability, count: stateCount, by: factor)
+                for k in 0..<blockCount { blockMaximum[k] *= factor }
+                total *= Double(factor)
+                rescales += 1
+            }
         }
-        // Normalise, block by block, noting each block's mass and the first block that holds the most probable
-        // state: the best period.
-        let scale = 1 / sum
+        // The best period: the first block that holds the most probable state.
         var best: Float = -1
         var low = 0
-        for k in 0..<blockCount {
-            let (mass, largest) = VectorLoops.scale(probability + blockStart[k], count: shortestPeriod + k, by: scale)
-            blockMass[k] = mass
-            if largest > best { best = largest; low = k }
+        for k in 0..<blockCount where blockMaximum[k] > best {
+            best = blockMaximum[k]
+            low = k
         }
         let period = shortestPeriod + low
         bestPeriod = period
@@ -364,11 +448,42 @@ final class TempoPhaseModel {
         bestPosition = angle / (2 * Double.pi) * Double(period)
         // The period between whole frames: the mean over the best period's neighbours, weighted by their
         // probability (120 BPM is 57.6 frames; the best block alone says 57 or 58, 121.2 or 119.1 BPM).
-        var weighted = 0.0, total = 0.0
+        var weighted = 0.0, mass = 0.0
         for j in max(0, low - Self.meanNeighbours)...min(blockCount - 1, low + Self.meanNeighbours) {
-            weighted += Double(blockMass[j]) * Double(shortestPeriod + j)
-            total += Double(blockMass[j])
+            let blockMass = Double(VectorLoops.sum(probability + blockStart[j], count: shortestPeriod + j))
+            weighted += blockMass * Double(shortestPeriod + j)
+            mass += blockMass
         }
-        meanPeriod = total > 0 ? weighted / total : Double(period)
+        meanPeriod = mass > 0 ? weighted / mass : Double(period)
+    }
+
+    /// Multiplies the states in `slots` by `ratio`, adding their values before it to `before` and noting the
+    /// largest after it.
+    @inline(__always)
+    private static func observe(_ base: UnsafeMutablePointer<Float>, _ slots: Range<Int>, _ ratio: Float,
+                                _ before: inout Float, _ largest: inout Float, _ largestSlot: inout Int) {
+        for slot in slots {
+            let value = base[slot]
+            before += value
+            base[slot] = value * ratio
+            if base[slot] > largest {
+                largest = base[slot]
+                largestSlot = slot
+            }
+        }
+    }
+
+    /// For tests: whether every block's carried largest state is its largest, and the carried total's
+    /// difference from a fresh sum, relative to it.
+    func bookkeepingCheck() -> (maximaHold: Bool, totalError: Double) {
+        var hold = true
+        for k in 0..<blockCount {
+            let base = probability + blockStart[k]
+            var largest = base[0]
+            for s in 1..<(shortestPeriod + k) { largest = max(largest, base[s]) }
+            if largest != blockMaximum[k] || base[blockMaximumSlot[k]] != largest { hold = false }
+        }
+        let sum = Double(VectorLoops.sum(probability, count: stateCount))
+        return (hold, abs(total - sum) / sum)
     }
 }

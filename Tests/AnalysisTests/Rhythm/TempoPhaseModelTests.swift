@@ -165,4 +165,82 @@ final class TempoPhaseModelTests: XCTestCase {
         XCTAssertEqual(Double(periods[0]), Double(period / 2), accuracy: 1, "the prior's choice, 150 BPM")
         XCTAssertEqual(Double(periods[1]), Double(period), accuracy: 1, "the bar's, 75 BPM")
     }
+
+    /// The model carries each block's largest state and the belief's total from frame to frame, and scales the
+    /// belief by powers of two instead of normalising it (`TempoPhaseModel`): it must still read what the forward
+    /// filter it implements reads when every state is computed and the belief normalised on every frame. The
+    /// reference here is that filter written out plainly, in Double, over (period, position in the beat).
+    func testTheCarriedMaximaAndTotalReadAsAFilterNormalisedEveryFrame() {
+        var settings = BeatModelSettings.learned
+        settings.tempoPriorCost = 0  // no prior and no bar weight: the plain filter
+        settings.beatAtStateCentre = false
+        let model = TempoPhaseModel(frameRate: 115, minimumBPM: 100, maximumBPM: 200, preferredMinimumBPM: 100,
+                                    preferredMaximumBPM: 200, settings: settings)
+        let shortest = model.shortestPeriod, longest = model.longestPeriod
+        let periods = Array(shortest...longest)
+        // Transitions at a beat: exp(−λ |T'/T − 1|) over the periods within the model's cutoff, normalised.
+        let transitions = periods.map { from -> [Double] in
+            let w = periods.map { exp(-settings.transitionLambda * abs(Double($0) / Double(from) - 1)) }
+            let kept = w.map { $0 >= Double(TempoPhaseModel.transitionCutoff) ? $0 : 0 }
+            let sum = kept.reduce(0, +)
+            return kept.map { $0 / sum }
+        }
+        let beatStates = periods.map { max(1, Int((settings.beatFraction * Double($0)).rounded())) }
+        let stateCount = Double(periods.reduce(0, +))
+        var belief = periods.map { [Double](repeating: 1 / stateCount, count: $0) }
+        // Beats every 50 frames (138 BPM), stronger on every fourth, a weaker bump half-way, and a low level that
+        // varies from frame to frame; after 1,200 frames the beat moves to every 41 frames (168 BPM).
+        var seed: UInt32 = 12345
+        var differentPeriods = Set<Int>()
+        var compared = 0
+        for f in 0..<2400 {
+            seed = seed &* 1_103_515_245 &+ 12345
+            let noise = Float(seed >> 16 & 0x7fff) / 32768
+            let period = f < 1200 ? 50 : 41
+            let phase = f % period, beat = f / period
+            let activation: Float = phase == 0 ? (beat % 4 == 0 ? 0.95 : 0.7) : phase == period / 2 ? 0.3
+                : 0.01 + 0.1 * noise
+            model.step(activation: activation, accent: 0)
+            // The reference: each block's last position leaves for position 0 of every block, the rest advance.
+            let leaving = belief.map { $0[$0.count - 1] }
+            for k in belief.indices {
+                belief[k].removeLast()
+                let entering = zip(leaving, transitions).reduce(0.0) { $0 + $1.0 * $1.1[k] }
+                belief[k].insert(entering, at: 0)
+            }
+            let a = Double(min(max(activation, settings.activationFloor), 1 - settings.activationFloor))
+            let n = Double(settings.neutralActivation)
+            let ratio = a * (1 - n) / ((1 - a) * n)
+            for k in belief.indices {
+                for p in 0..<beatStates[k] { belief[k][p] *= ratio }
+            }
+            let sum = belief.reduce(0.0) { $0 + $1.reduce(0, +) }
+            belief = belief.map { $0.map { $0 / sum } }
+            let maxima = belief.map { $0.max()! }
+            let best = maxima.firstIndex(of: maxima.max()!)!
+            let runnerUp = maxima.enumerated().filter { $0.offset != best }.map(\.element).max()!
+            let check = model.bookkeepingCheck()
+            XCTAssertTrue(check.maximaHold, "frame \(f): a block's carried largest state is not its largest")
+            XCTAssertLessThan(check.totalError, 1e-4, "frame \(f)")
+            // A near tie between two periods may fall either way in Float: compare where the reference is clear.
+            guard runnerUp < maxima[best] * 0.999 else { continue }
+            XCTAssertEqual(model.bestPeriod, periods[best], "frame \(f)")
+            var x = 0.0, y = 0.0
+            for (p, value) in belief[best].enumerated() {
+                x += value * cos(2 * Double.pi * Double(p) / Double(periods[best]))
+                y += value * sin(2 * Double.pi * Double(p) / Double(periods[best]))
+            }
+            var angle = atan2(y, x)
+            if angle < 0 { angle += 2 * Double.pi }
+            let position = angle / (2 * Double.pi) * Double(periods[best])
+            var difference = abs(model.bestPosition - position)
+            difference = min(difference, Double(periods[best]) - difference)
+            XCTAssertLessThan(difference, 0.01, "frame \(f)")
+            differentPeriods.insert(model.bestPeriod)
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 1800, "the reference names its best period clearly on most frames")
+        XCTAssertTrue(differentPeriods.contains(50) && differentPeriods.contains(41), "both tempi were read")
+        XCTAssertGreaterThan(model.rescales, 0, "the belief was scaled back by a power of two on the way")
+    }
 }
