@@ -51,7 +51,7 @@ import Foundation
 /// searched again only when its largest state was among those changed downwards), and the belief is not
 /// normalised each frame but scaled by a power of two, which leaves every ratio between states exact, once its
 /// total leaves 2^±20. With a pass over every state each frame (their sum, then the scaling) the model took 68.9 M
-/// callgrind instructions of `Benchmarks/beat-cost`'s learned run (40–240 BPM), 33.4 M without (docs/analysis.md,
+/// callgrind instructions of `Benchmarks/beat-cost`'s learned run (40–240 BPM), 33.6 M without (docs/analysis.md,
 /// "The tempo model and the network made cheaper"), reading every item of eval/real's later pieces alike. Everything
 /// is allocated in `init`.
 final class TempoPhaseModel {
@@ -303,12 +303,14 @@ final class TempoPhaseModel {
         }
     }
 
-    /// The total is summed afresh every 32 frames (0.28 s): between, it is carried as the states change.
+    /// The total is summed afresh every 32 frames (0.28 s), and on any frame that takes away half of it or more:
+    /// between, it is carried as the states change. The carried total's error is a rounding of the changed
+    /// states, so once the belief falls far within a frame it would no longer be small beside what is left.
     static let totalRecountFrames = 32
-    /// The belief is scaled back (by a power of two) once its total leaves 2^−20…2^20. A frame changes the total
-    /// by at most the likelihood ratio of a beat, 3·10^4 at the learned settings' floor (2^15), so no state can
-    /// overflow, and the least probable states keep within 2^20 of where a belief normalised every frame holds
-    /// them.
+    /// The belief is scaled back (by a power of two) once its total leaves 2^−20…2^20. A frame multiplies the
+    /// total by at most the likelihood ratio of a beat, 7·10^4 at the learned settings' floor (2^16), three times
+    /// that when a step is named (`stepShare`), so no state can overflow, and the least probable states keep within
+    /// 2^20 of where a belief normalised every frame holds them.
     static let totalExponentLimit = 20
 
     /// Sums every state afresh into `total`.
@@ -386,7 +388,7 @@ final class TempoPhaseModel {
             let firstRun = min(beatStates[k], period - h)
             Self.observe(base, h..<(h + firstRun), ratio, &before, &largest, &largestSlot)
             Self.observe(base, 0..<(beatStates[k] - firstRun), ratio, &before, &largest, &largestSlot)
-            change += Double(entering[k]) - Double(leaving[k]) + Double(before) * Double(ratio - 1)
+            change += Double(entering[k]) - Double(leaving[k]) + Double(before) * (Double(ratio) - 1)
             let carried = blockMaximumSlot[k]
             let position = carried >= h ? carried - h : carried - h + period
             let carriedChanged = position < beatStates[k]
@@ -397,6 +399,7 @@ final class TempoPhaseModel {
                 blockMaximumSlot[k] = largestSlot
             }
         }
+        let fell = change < -total / 2
         total += change
         framesSinceRecount += 1
         if settings.detectsSteps, let step = steps.observe(activation: activation, period: bestPeriod, position: bestPosition) {
@@ -409,7 +412,7 @@ final class TempoPhaseModel {
             framesSinceBarUpdate = 0
         }
         let limit = Double(sign: .plus, exponent: Self.totalExponentLimit, significand: 1)
-        if framesSinceRecount >= Self.totalRecountFrames || !(total > 1 / limit && total < limit) {
+        if fell || framesSinceRecount >= Self.totalRecountFrames || !(total > 1 / limit && total < limit) {
             recount()
             guard total > 0, total.isFinite else {
                 reset()
@@ -417,7 +420,8 @@ final class TempoPhaseModel {
             }
             if !(total > 1 / limit && total < limit) {
                 // A power of two: every state and every carried maximum scales exactly.
-                let factor = Float(sign: .plus, exponent: -total.exponent, significand: 1)
+                // Within Float's exponents: a total below 2^−120 is brought up over frames, not at once.
+                let factor = Float(sign: .plus, exponent: min(max(-total.exponent, -120), 120), significand: 1)
                 _ = VectorLoops.scale(probability, count: stateCount, by: factor)
                 for k in 0..<blockCount { blockMaximum[k] *= factor }
                 total *= Double(factor)

@@ -243,4 +243,53 @@ final class TempoPhaseModelTests: XCTestCase {
         XCTAssertTrue(differentPeriods.contains(50) && differentPeriods.contains(41), "both tempi were read")
         XCTAssertGreaterThan(model.rescales, 0, "the belief was scaled back by a power of two on the way")
     }
+
+    /// The carried maxima and total hold under the onset function's settings too (steps named, the bar weights, the
+    /// preferred range), and when the belief falls fast: with every state a beat state, a low activation lowers the
+    /// whole belief every frame, and a total carried through that would drift from what is left. At activation 0
+    /// without a floor every state is 0, and the model starts again on that very frame, as a belief normalised
+    /// every frame does.
+    func testTheCarriedTotalHoldsWhenTheBeliefFallsFastAndTheModelRestartsWhenItVanishes() throws {
+        func assertBookkeeping(_ model: TempoPhaseModel, _ label: String, file: StaticString = #filePath,
+                               line: UInt = #line) {
+            let check = model.bookkeepingCheck()
+            XCTAssertTrue(check.maximaHold, label, file: file, line: line)
+            XCTAssertLessThan(check.totalError, 1e-4, label, file: file, line: line)
+        }
+        // The onset function's settings through the step of the first test: 100 BPM, then 130.
+        let old = 69, new = 53
+        let last = 20 + 24 * old
+        var onsets = Set((0...24).map { 20 + $0 * old })
+        for k in 1...60 { onsets.insert(last + k * new) }
+        let stepping = model()
+        for f in 1...(last + 60 * new) {
+            let a: Float = onsets.contains(f) || onsets.contains(f - 1) ? 1 : 0.05
+            stepping.step(activation: a, accent: a)
+            assertBookkeeping(stepping, "onset settings, frame \(f)")
+        }
+        XCTAssertEqual(stepping.bestPeriod, new, "the step is taken")
+
+        var everyStateABeat = BeatModelSettings.learned
+        try everyStateABeat.apply("beatfraction=1")
+        func wholeRange(_ settings: BeatModelSettings) -> TempoPhaseModel {
+            TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 240, preferredMinimumBPM: 40,
+                            preferredMaximumBPM: 240, settings: settings)
+        }
+        let falling = wholeRange(everyStateABeat)
+        for f in 0..<400 {
+            falling.step(activation: f % 2 == 0 ? 0.01 : 0.02, accent: 0)  // the total × 0.07 or × 0.15 a frame
+            assertBookkeeping(falling, "falling, frame \(f)")
+        }
+        XCTAssertGreaterThan(falling.rescales, 0, "the belief was scaled back up on the way")
+
+        var vanishing = everyStateABeat
+        try vanishing.apply("floor=0")
+        let restarting = wholeRange(vanishing)
+        for _ in 0..<20 { restarting.step(activation: 0.5, accent: 0) }
+        XCTAssertNotEqual(restarting.bestPeriod, 0)
+        restarting.step(activation: 0, accent: 0)
+        XCTAssertEqual(restarting.bestPeriod, 0, "every state 0: the model starts again on this frame")
+        restarting.step(activation: 0.5, accent: 0)
+        assertBookkeeping(restarting, "after the restart")
+    }
 }
