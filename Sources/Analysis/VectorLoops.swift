@@ -9,6 +9,11 @@
 enum VectorLoops {
     typealias Lanes = SIMD8<Float>
 
+    /// `count` rounded up to whole lanes: buffers padded so to a loop's end need no element-by-element tail.
+    static func wholeLanes(_ count: Int) -> Int {
+        (count + Lanes.scalarCount - 1) / Lanes.scalarCount * Lanes.scalarCount
+    }
+
     /// The sum of `count` values.
     static func sum(_ values: UnsafePointer<Float>, count: Int) -> Float {
         var lanes = Lanes(repeating: 0)

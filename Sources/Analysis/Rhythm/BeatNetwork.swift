@@ -75,7 +75,7 @@ final class BeatNetwork {
         stateCount = states
         state = .allocate(capacity: states)
         input = .allocate(capacity: inputCount)
-        let largestGates = Self.padded(count: 3 * (layers.map(\.hidden).max() ?? 1))
+        let largestGates = VectorLoops.wholeLanes(3 * (layers.map(\.hidden).max() ?? 1))
         gatesInput = .allocate(capacity: largestGates)
         gatesHidden = .allocate(capacity: largestGates)
         convolutions = weights.members.map { member in
@@ -152,34 +152,34 @@ final class BeatNetwork {
     /// instructions of `Benchmarks/beat-cost`'s learned run; 22.3 M so.
     private static func affine(_ matrix: UnsafePointer<Float>, _ vector: UnsafePointer<Float>, _ columns: Int,
                                bias: UnsafePointer<Float>, rows: Int, into out: UnsafeMutablePointer<Float>) {
+        typealias Lanes = VectorLoops.Lanes
+        let lanes = Lanes.scalarCount
         var block = 0
         while block < rows {
-            var sums = UnsafeRawPointer(bias + block).loadUnaligned(as: SIMD8<Float>.self)
+            var sums = UnsafeRawPointer(bias + block).loadUnaligned(as: Lanes.self)
             let weights = matrix + block * columns
             for c in 0..<columns {
-                sums += UnsafeRawPointer(weights + 8 * c).loadUnaligned(as: SIMD8<Float>.self)
-                    * SIMD8<Float>(repeating: vector[c])
+                let column = UnsafeRawPointer(weights + lanes * c).loadUnaligned(as: Lanes.self)
+                sums += column * Lanes(repeating: vector[c])
             }
-            UnsafeMutableRawPointer(out + block).storeBytes(of: sums, as: SIMD8<Float>.self)
-            block += 8
+            UnsafeMutableRawPointer(out + block).storeBytes(of: sums, as: Lanes.self)
+            block += lanes
         }
     }
 
-    /// `count` rounded up to a whole number of blocks of eight rows.
-    private static func padded(count: Int) -> Int { (count + 7) / 8 * 8 }
-
     /// `values` with zeros after them up to a whole number of blocks of eight.
     private static func padded(_ values: [Float]) -> [Float] {
-        values + [Float](repeating: 0, count: padded(count: values.count) - values.count)
+        values + [Float](repeating: 0, count: VectorLoops.wholeLanes(values.count) - values.count)
     }
 
     /// A row-major `rows` × `columns` matrix laid out for `affine`: for each block of eight rows, column by
     /// column, the eight rows' weights of that column (rows past `rows` zero).
     private static func blockRows(_ matrix: [Float], rows: Int, columns: Int) -> [Float] {
-        var blocked = [Float](repeating: 0, count: padded(count: rows) * columns)
+        let lanes = VectorLoops.Lanes.scalarCount
+        var blocked = [Float](repeating: 0, count: VectorLoops.wholeLanes(rows) * columns)
         for r in 0..<rows {
             for c in 0..<columns {
-                blocked[(r / 8 * columns + c) * 8 + r % 8] = matrix[r * columns + c]
+                blocked[(r / lanes * columns + c) * lanes + r % lanes] = matrix[r * columns + c]
             }
         }
         return blocked

@@ -170,8 +170,8 @@ final class TempoPhaseModel {
         blockMaximum.initialize(repeating: 0, count: blockCount)
         blockMaximumSlot = .allocate(capacity: blockCount)
         blockMaximumSlot.initialize(repeating: 0, count: blockCount)
-        entering = .allocate(capacity: blockCount + 8)
-        entering.initialize(repeating: 0, count: blockCount + 8)
+        entering = .allocate(capacity: blockCount + VectorLoops.Lanes.scalarCount)
+        entering.initialize(repeating: 0, count: blockCount + VectorLoops.Lanes.scalarCount)
         bars = BarPeriodicity(frameRate: frameRate, shortestPeriod: shortestPeriod, longestPeriod: longestPeriod)
         steps = TempoStepDetector(shortestPeriod: shortestPeriod, longestPeriod: longestPeriod)
         barScore = .allocate(capacity: blockCount)
@@ -203,7 +203,7 @@ final class TempoPhaseModel {
             bandLow[k] = row.first!.0
             // Whole lanes of eight (`VectorLoops.addScaled`), the weights past the band 0: adding 0 changes no
             // sum, and the targets past the last block are scratch (`entering` is allocated that much longer).
-            bandCount[k] = (row.count + 7) / 8 * 8
+            bandCount[k] = VectorLoops.wholeLanes(row.count)
             bandOffset[k] = weights.count
             for (j, w) in row { weights.append(Float(w / sum * preference[j])) }
             weights += [Float](repeating: 0, count: bandCount[k] - row.count)
@@ -319,16 +319,20 @@ final class TempoPhaseModel {
         framesSinceRecount = 0
     }
 
-    /// Searches block `k` for its largest state.
-    private func findBlockMaximum(_ k: Int) {
+    /// Block `k`'s largest state and its slot, searched for.
+    private func largestState(_ k: Int) -> (value: Float, slot: Int) {
         let base = probability + blockStart[k]
         var largest = base[0], slot = 0
         for s in 1..<(shortestPeriod + k) where base[s] > largest {
             largest = base[s]
             slot = s
         }
-        blockMaximum[k] = largest
-        blockMaximumSlot[k] = slot
+        return (largest, slot)
+    }
+
+    /// Searches block `k` for its largest state.
+    private func findBlockMaximum(_ k: Int) {
+        (blockMaximum[k], blockMaximumSlot[k]) = largestState(k)
     }
 
     /// Back to the starting belief: any tempo (as preferred), any phase.
@@ -482,10 +486,9 @@ final class TempoPhaseModel {
     func bookkeepingCheck() -> (maximaHold: Bool, totalError: Double) {
         var hold = true
         for k in 0..<blockCount {
-            let base = probability + blockStart[k]
-            var largest = base[0]
-            for s in 1..<(shortestPeriod + k) { largest = max(largest, base[s]) }
-            if largest != blockMaximum[k] || base[blockMaximumSlot[k]] != largest { hold = false }
+            let largest = largestState(k).value
+            let atCarriedSlot = probability[blockStart[k] + blockMaximumSlot[k]]
+            if largest != blockMaximum[k] || atCarriedSlot != largest { hold = false }
         }
         let sum = Double(VectorLoops.sum(probability, count: stateCount))
         return (hold, abs(total - sum) / sum)

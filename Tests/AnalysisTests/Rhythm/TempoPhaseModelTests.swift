@@ -13,13 +13,21 @@ final class TempoPhaseModelTests: XCTestCase {
                                settings: .onsetFunction)
     }
 
+    /// A step from 100 to 130 BPM at 115 frames per second (69 and 53 frames): 25 beats of the old tempo from frame
+    /// 20, the last at `last`, then `beatsAfter` beats of the new one; the frames of every beat.
+    static let oldPeriod = 69, newPeriod = 53
+    func stepBeats(beatsAfter: Int) -> (onsets: Set<Int>, last: Int) {
+        let last = 20 + 24 * Self.oldPeriod
+        var onsets = Set((0...24).map { 20 + $0 * Self.oldPeriod })
+        for k in 1...beatsAfter { onsets.insert(last + k * Self.newPeriod) }
+        return (onsets, last)
+    }
+
     func testTheBarEvidenceStartsAfreshOnceAStepIsNamed() {
         // 24 beats of 100 BPM, then 130 BPM: activation 1 on each beat's frame and the one after, 0.05 elsewhere.
         // The bars heard before the step are the old tempo's, and would pull the model back to it.
-        let old = 69, new = 53
-        let last = 20 + 24 * old
-        var onsets = Set((0...24).map { 20 + $0 * old })
-        for k in 1...60 { onsets.insert(last + k * new) }
+        let new = Self.newPeriod
+        let (onsets, last) = stepBeats(beatsAfter: 60)
         let model = model()
         var beforeStep: Float = 0
         var afterStep: Float = 1
@@ -114,10 +122,8 @@ final class TempoPhaseModelTests: XCTestCase {
     /// `transitionLambda` is what a change of tempo costs at a beat: with half the default λ the learned settings
     /// take a step from 100 to 130 BPM sooner (they have no step detector to name it).
     func testALowerTransitionLambdaFollowsATempoStepSooner() throws {
-        let old = 69, new = 53
-        let last = 20 + 24 * old
-        var onsets = Set((0...24).map { 20 + $0 * old })
-        for k in 1...40 { onsets.insert(last + k * new) }
+        let old = Self.oldPeriod, new = Self.newPeriod
+        let (onsets, last) = stepBeats(beatsAfter: 40)
         var framesToFollow = [Double: Int]()
         for lambda in [100.0, 50.0] {
             var settings = BeatModelSettings.learned
@@ -257,10 +263,8 @@ final class TempoPhaseModelTests: XCTestCase {
             XCTAssertLessThan(check.totalError, 1e-4, label, file: file, line: line)
         }
         // The onset function's settings through the step of the first test: 100 BPM, then 130.
-        let old = 69, new = 53
-        let last = 20 + 24 * old
-        var onsets = Set((0...24).map { 20 + $0 * old })
-        for k in 1...60 { onsets.insert(last + k * new) }
+        let new = Self.newPeriod
+        let (onsets, last) = stepBeats(beatsAfter: 60)
         let stepping = model()
         for f in 1...(last + 60 * new) {
             let a: Float = onsets.contains(f) || onsets.contains(f - 1) ? 1 : 0.05
