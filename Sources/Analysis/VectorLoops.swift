@@ -68,24 +68,57 @@ enum VectorLoops {
     static func rise(from old: UnsafePointer<Float>, to new: UnsafePointer<Float>, count: Int,
                      floor: Float = -.infinity) -> Float {
         var lanes = Lanes(repeating: 0)
-        let zero = Lanes(repeating: 0), bottom = Lanes(repeating: floor)
+        let bottom = Lanes(repeating: floor)
         var i = 0
         while i + 8 <= count {
-            var a = load(new + i), b = load(old + i)
-            a.replace(with: bottom, where: a .< bottom)
-            b.replace(with: bottom, where: b .< bottom)
-            var d = a - b
-            d.replace(with: zero, where: d .< zero)
-            lanes += d
+            lanes += risen(from: load(old + i), to: load(new + i), floor: bottom)
             i += 8
         }
         var total = lanes.sum()
         while i < count {
-            let d = max(new[i], floor) - max(old[i], floor)
-            if d > 0 { total += d }
+            addRise(from: old[i], to: new[i], floor: floor, into: &total)
             i += 1
         }
         return total
+    }
+
+    /// `rise(from: old, to: new, count: count)` and `rise(from: old, to: new, count: count, floor: floor)` in one
+    /// pass over the values: the same two sums to the bit, for SuperFlux's picking flux and its strong share.
+    static func rises(from old: UnsafePointer<Float>, to new: UnsafePointer<Float>, count: Int, floor: Float)
+        -> (all: Float, aboveFloor: Float) {
+        var lanes = Lanes(repeating: 0), flooredLanes = Lanes(repeating: 0)
+        let none = Lanes(repeating: -.infinity), bottom = Lanes(repeating: floor)
+        var i = 0
+        while i + 8 <= count {
+            let a = load(new + i), b = load(old + i)
+            lanes += risen(from: b, to: a, floor: none)
+            flooredLanes += risen(from: b, to: a, floor: bottom)
+            i += 8
+        }
+        var total = lanes.sum(), flooredTotal = flooredLanes.sum()
+        while i < count {
+            addRise(from: old[i], to: new[i], floor: -.infinity, into: &total)
+            addRise(from: old[i], to: new[i], floor: floor, into: &flooredTotal)
+            i += 1
+        }
+        return (total, flooredTotal)
+    }
+
+    /// max(0, max(new, floor) − max(old, floor)), lane by lane.
+    @inline(__always)
+    private static func risen(from old: Lanes, to new: Lanes, floor bottom: Lanes) -> Lanes {
+        var (a, b) = (new, old)
+        a.replace(with: bottom, where: a .< bottom)
+        b.replace(with: bottom, where: b .< bottom)
+        var d = a - b
+        d.replace(with: Lanes(repeating: 0), where: d .< Lanes(repeating: 0))
+        return d
+    }
+
+    @inline(__always)
+    private static func addRise(from old: Float, to new: Float, floor: Float, into total: inout Float) {
+        let d = max(new, floor) - max(old, floor)
+        if d > 0 { total += d }
     }
 
     /// The magnitudes of `count` complex values (interleaved real and imaginary parts, as FFTW writes them)
@@ -167,6 +200,24 @@ enum VectorLoops {
         }
         while i < count {
             target[i] += factor * source[i]
+            i += 1
+        }
+    }
+
+    /// `target[i] = max(a[i], b[i])` for i in 0..<count, as Swift's `max` (`b` on a tie, so max(+0, −0) is −0);
+    /// `target` may be `a` or `b`.
+    static func maximum(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>,
+                        count: Int) {
+        var i = 0
+        while i + 8 <= count {
+            var larger = load(a + i)
+            let other = load(b + i)
+            larger.replace(with: other, where: other .>= larger)
+            UnsafeMutableRawPointer(target + i).storeBytes(of: larger, as: Lanes.self)
+            i += 8
+        }
+        while i < count {
+            target[i] = max(a[i], b[i])
             i += 1
         }
     }

@@ -40,6 +40,30 @@ final class VectorLoopsTests: XCTestCase {
         XCTAssertEqual(VectorLoops.rise(from: v.map { $0 - 3 }, to: v.map { $0 - 2 }, count: 100, floor: 1), 0)
     }
 
+    func testRisesInOnePassAreTheTwoRisesToTheBit() {
+        for n in lengths {
+            let old = values(n, seed: 8), new = values(n, seed: 9)
+            for floor: Float in [-.infinity, -0.5, 0.25, 2] {
+                let (all, aboveFloor) = VectorLoops.rises(from: old, to: new, count: n, floor: floor)
+                XCTAssertEqual(all.bitPattern, VectorLoops.rise(from: old, to: new, count: n).bitPattern, "n \(n)")
+                XCTAssertEqual(aboveFloor.bitPattern,
+                               VectorLoops.rise(from: old, to: new, count: n, floor: floor).bitPattern,
+                               "n \(n), floor \(floor)")
+            }
+        }
+    }
+
+    func testMaximumTakesTheLargerOfEachPair() {
+        for n in lengths {
+            // Ties, and +0 against −0 (where Swift's max takes its second argument), in every lane and the tail.
+            let a = values(n, seed: 10).enumerated().map { $0 % 3 == 0 ? 0 : $1 }
+            let b = values(n, seed: 11).enumerated().map { $0 % 3 == 0 ? -0.0 : ($0 % 5 == 0 ? a[$0] : $1) }
+            var target = [Float](repeating: .nan, count: n)
+            VectorLoops.maximum(a, b, into: &target, count: n)
+            XCTAssertEqual(target.map(\.bitPattern), (0..<n).map { max(a[$0], b[$0]).bitPattern }, "n \(n)")
+        }
+    }
+
     func testMagnitudesAndPowersOfInterleavedComplexValues() {
         for n in lengths {
             let pairs = values(2 * n, seed: 5)

@@ -157,9 +157,8 @@ final class SpectralFlux {
         let rise = beatRise + VectorLoops.rise(from: old + beatEndIndex, to: current + beatEndIndex,
                                                count: binCount - beatEndIndex)
         let picking = binCount - pickingLowIndex
-        let pickingRise = VectorLoops.rise(from: old + pickingLowIndex, to: current + pickingLowIndex, count: picking)
-        let strongRise = VectorLoops.rise(from: old + pickingLowIndex, to: current + pickingLowIndex, count: picking,
-                                          floor: strongFloor)
+        let (pickingRise, strongRise) = VectorLoops.rises(from: old + pickingLowIndex, to: current + pickingLowIndex,
+                                                          count: picking, floor: strongFloor)
         pickingFlux = pickingRise / Float(binCount)
         riseIsStrong = strongRise >= Self.strongShare * pickingRise
         maximumFilter.apply(current, into: old)

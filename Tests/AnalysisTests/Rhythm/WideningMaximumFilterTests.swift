@@ -17,11 +17,15 @@ final class WideningMaximumFilterTests: XCTestCase {
         return x - x.rounded(.down)
     }
 
+    /// The filter's output for `input`, after it has filtered a frame of huge values: a run left unbuilt, or
+    /// built from the wrong bins, would show that frame's values (or, on a fresh filter, its zeros).
     func filtered(_ input: [Float], radii: [Int]) -> [Float] {
         let filter = WideningMaximumFilter(radii: radii)
         var output = [Float](repeating: .nan, count: input.count)
-        input.withUnsafeBufferPointer { i in
-            output.withUnsafeMutableBufferPointer { filter.apply(i.baseAddress!, into: $0.baseAddress!) }
+        for frame in [[Float](repeating: 1e30, count: input.count), input] {
+            frame.withUnsafeBufferPointer { i in
+                output.withUnsafeMutableBufferPointer { filter.apply(i.baseAddress!, into: $0.baseAddress!) }
+            }
         }
         return output
     }
@@ -35,6 +39,28 @@ final class WideningMaximumFilterTests: XCTestCase {
             let input = radii.indices.map { i in Float((scrambled(i, round) * levels).rounded(.down)) }
             XCTAssertEqual(filtered(input, radii: radii), directScan(input, radii: radii), "round \(round)")
         }
+    }
+
+    func testEqualsTheDirectScanWhenRadiiRiseAndFallFromBinToBin() {
+        // Each level is built only from the lowest bin any window (or longer run) reads it at: radii drawn at
+        // random, a wide one among narrow ones, and none wider than a few bins at the bottom, must not find a
+        // run left unbuilt. Counts that are not whole lanes of eight leave a tail at every level.
+        // Windows clipped at either end, values negative as well as positive (below a fresh filter's zeros).
+        for round in 0..<60 {
+            let count = 1 + round * 7
+            let widest = round % 3 == 0 ? count : max(1, count / 4)
+            let radii = (0..<count).map { i in Int(scrambled(i, round + 100) * Double(widest + 1)) }
+            let input = radii.indices.map { i in Float((scrambled(i, round) * 8).rounded(.down)) - 4 }
+            XCTAssertEqual(filtered(input, radii: radii), directScan(input, radii: radii), "round \(round)")
+        }
+        let peak = [1] + [Int](repeating: 0, count: 30) + [25] + [Int](repeating: 1, count: 30)
+        let input = peak.indices.map { Float($0 % 11) }
+        XCTAssertEqual(filtered(input, radii: peak), directScan(input, radii: peak))
+        // Two neighbouring bins whose first runs follow on but whose last runs do not: one output stretch
+        // must not take in both.
+        let uneven = [0, 0, 4, 2, 0, 0, 0, 0, 0, 0]
+        let lone = (0..<10).map { Float($0 == 6 ? 9 : 0) }
+        XCTAssertEqual(filtered(lone, radii: uneven), directScan(lone, radii: uneven))
     }
 
     func testEqualsTheDirectScanOnMonotonicInputAndRadiiThatGrowEveryBin() {
