@@ -112,15 +112,21 @@ final class PipeWireTests: XCTestCase {
         let ticksBefore = messages[change..<firstA4].filter { $0.address == "/jacktap/in_1/peak" }.count
         XCTAssertLessThanOrEqual(ticksBefore, 30, "A4 within 1 s of the rate change")
 
-        // A period change needs nothing rebuilt: the figures go on.
+        // A period change needs nothing rebuilt: the figures go on, through two changes.
         gapsBefore = gaps(generator)
-        try pipewire.setQuantum(512)
-        let count = log.messages.count
-        let after = try wholeSecond(from: count, gapsBefore: gapsBefore, settle: 0, generator: generator,
-                                    "after the period change")
-        assertTone(after.messages, settle: after.settle, "after the period change")
-        // PipeWire's libjack (0.3.65, check_buffer_frames) calls no client for the first period of a new size,
-        // so the generator's outputs were silent for one: it says so.
+        for frames in [512, 256] {
+            let gapsBeforeChange = gaps(generator)
+            try pipewire.setQuantum(frames)
+            let count = log.messages.count
+            let after = try wholeSecond(from: count, gapsBefore: gapsBeforeChange, settle: 0, generator: generator,
+                                        "after the period change to \(frames)")
+            assertTone(after.messages, settle: after.settle, "after the period change to \(frames)")
+        }
+        // PipeWire's libjack (0.3.65, check_buffer_frames) hands the new size to the client's main loop and runs
+        // the process callback only once that loop has taken it, so the first period of a new size normally runs
+        // without the client and the generator's outputs were silent for it: it says so. When the main loop takes
+        // the size before the process thread looks (a race that a loaded machine lost once in CI), no period is
+        // skipped and there is nothing to report; of two changes, at least one skips.
         XCTAssertGreaterThan(gaps(generator), gapsBefore, generator.stderr)
         XCTAssertEqual(tap.stop(), 0, tap.stderr)
         XCTAssertTrue(tap.stderr.contains("analysis restarted (samplerate): 44100 Hz"), tap.stderr)
