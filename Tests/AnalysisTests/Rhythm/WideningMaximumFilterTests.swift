@@ -43,9 +43,9 @@ final class WideningMaximumFilterTests: XCTestCase {
 
     func testEqualsTheDirectScanWhenRadiiRiseAndFallFromBinToBin() {
         // Each level is built only from the lowest bin any window (or longer run) reads it at: radii drawn at
-        // random, a wide one among narrow ones, and none wider than a few bins at the bottom, must not find a
-        // run left unbuilt. Counts that are not whole lanes of eight leave a tail at every level.
-        // Windows clipped at either end, values negative as well as positive (below a fresh filter's zeros).
+        // random, narrow and wide, windows clipped at either end, must not find a run left unbuilt. Counts that
+        // are not whole lanes of eight leave a tail at every level; values are negative as well as positive
+        // (below a fresh filter's zeros).
         for round in 0..<60 {
             let count = 1 + round * 7
             let widest = round % 3 == 0 ? count : max(1, count / 4)
