@@ -50,6 +50,13 @@ public struct BeatModelSettings: Sendable, Equatable {
     /// learned activation"): without a step detector the old tempo's bars hold it until they fade. The learned
     /// settings keep 0.
     public var barCost: Double
+    /// Whether a period's bar fit is weighed against its metrical relatives' (2, ½, 3/2 and 2/3 of it) rather
+    /// than against the best period's: the bar length then chooses between the levels of one beat and leaves a
+    /// change to an unrelated tempo to the beat evidence. Under the learned activation at `barCost` 10 it read the
+    /// later pieces of eval/real at the tempo as often as the bar weighed against every period (216 and 218 of 327,
+    /// 208 without) but not the beat F (+0.001 against +0.008), and still followed two of eval/tempo_steps' steps a
+    /// beat late (docs/analysis.md, "The bar weighed against a period's metrical relatives"): off.
+    public var barAgainstRelatives = false
     /// Whether the beat lies in the middle of the beat states rather than at their first. An activation that
     /// peaks on the beat, as wide before it as after (the learned one: its training target is 1 at the beat's
     /// frame and 0.5 at both neighbours), is best explained by beat states centred on the peak, so their first
@@ -108,7 +115,7 @@ public struct BeatModelSettings: Sendable, Equatable {
     }()
 
     /// Applies `key=value` pairs separated by commas (beatfraction, beatframes, neutral, floor, power, lambda, penalty,
-    /// slope, steps on|off, centre on|off, barcost, prior, priorbpm, prioroctaves, priorshape data|lognormal): for
+    /// slope, steps on|off, centre on|off, barcost, barrelatives on|off, prior, priorbpm, prioroctaves, priorshape data|lognormal): for
     /// evaluating variants with `eval/real --jacktap-arg`.
     public mutating func apply(_ text: String) throws(BeatModelSettingsError) {
         for item in text.split(separator: ",") {
@@ -134,6 +141,9 @@ public struct BeatModelSettings: Sendable, Equatable {
             case "centre":
                 guard value == "on" || value == "off" else { throw BeatModelSettingsError(item: String(item)) }
                 beatAtStateCentre = value == "on"
+            case "barrelatives":
+                guard value == "on" || value == "off" else { throw BeatModelSettingsError(item: String(item)) }
+                barAgainstRelatives = value == "on"
             case "steps":
                 guard value == "on" || value == "off" else { throw BeatModelSettingsError(item: String(item)) }
                 detectsSteps = value == "on"

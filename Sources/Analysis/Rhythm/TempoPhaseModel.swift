@@ -265,9 +265,30 @@ final class TempoPhaseModel {
             best = max(best, barScore[k])
         }
         for k in 0..<blockCount {
-            let seconds = Double(shortestPeriod + k) / frameRate
-            barWeight[k] = Float(exp(-settings.barCost * Double(best - barScore[k]) * seconds))
+            let period = shortestPeriod + k
+            let rival = settings.barAgainstRelatives ? bestRelativeScore(period: period) : best
+            let seconds = Double(period) / frameRate
+            barWeight[k] = Float(exp(-settings.barCost * Double(max(rival - barScore[k], 0)) * seconds))
         }
+    }
+
+    /// The best bar fit among the metrical relatives of a period of `period` frames: 2, ½, 3/2 and 2/3 of it (the
+    /// beat one level up or down in duple or triple grouping), each over the blocks its ± ½ frame spans; 0 where
+    /// none is in range.
+    private func bestRelativeScore(period: Int) -> Float {
+        var best: Float = 0
+        func relative(_ numerator: Int, _ denominator: Int) {
+            // ⌊r·(period − ½)⌉ … ⌊r·(period + ½)⌉ in whole frames, r = numerator / denominator.
+            let low = max((numerator * (2 * period - 1) + denominator) / (2 * denominator), shortestPeriod)
+            let high = min((numerator * (2 * period + 1) + denominator) / (2 * denominator), longestPeriod)
+            guard low <= high else { return }
+            for q in low...high { best = max(best, barScore[q - shortestPeriod]) }
+        }
+        relative(2, 1)
+        relative(1, 2)
+        relative(3, 2)
+        relative(2, 3)
+        return best
     }
 
     /// How strongly the onsets repeat at a bar of the best period (0…1, `BarPeriodicity.score`): music

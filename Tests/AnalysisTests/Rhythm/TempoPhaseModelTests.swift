@@ -172,6 +172,51 @@ final class TempoPhaseModelTests: XCTestCase {
         XCTAssertEqual(Double(periods[1]), Double(period), accuracy: 1, "the bar's, 75 BPM")
     }
 
+    /// The bar weighed against a period's metrical relatives only (`barrelatives=on`) chooses the level as the
+    /// global weighing does: 150 BPM's relative 75 fits the bar the accents repeat, so 150 pays and 75 is read.
+    func testWeighedAgainstItsRelativesTheBarStillChoosesTheMetricalLevel() throws {
+        let period = 92  // 75 BPM at 115 frames per second
+        var settings = BeatModelSettings.learned
+        try settings.apply("barcost=10,barrelatives=on")
+        XCTAssertTrue(settings.barAgainstRelatives)
+        XCTAssertFalse(BeatModelSettings.learned.barAgainstRelatives, "the learned settings weigh no bar")
+        XCTAssertThrowsError(try settings.apply("barrelatives=yes"), "on or off only")
+        let model = TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 240, preferredMinimumBPM: 40,
+                                    preferredMaximumBPM: 240, settings: settings)
+        for f in 0..<(40 * period) {
+            let beat = f % period == 0, half = f % period == period / 2
+            let accent: Float = f % (4 * period) == 0 ? 3 : beat ? 1 : half ? 0.5 : 0
+            model.step(activation: beat ? 0.9 : settings.neutralActivation, accent: accent)
+        }
+        XCTAssertEqual(Double(model.bestPeriod), Double(period), accuracy: 1, "the bar's level, 75 BPM")
+    }
+
+    /// After a step from 100 to 130 BPM (not a metrical relative of it) the old tempo's bars still fit best for a
+    /// bar or so. Weighed against every period, they hold the model on the old tempo; weighed against each period's
+    /// relatives only, they do not, and the new tempo is read sooner.
+    func testWeighedAgainstItsRelativesTheBarDoesNotHoldAnUnrelatedOldTempo() throws {
+        let new = Self.newPeriod
+        let (onsets, last) = stepBeats(beatsAfter: 30)
+        var framesToFollow = [Bool: Int]()
+        for relatives in [false, true] {
+            var settings = BeatModelSettings.learned
+            try settings.apply("barcost=10,barrelatives=\(relatives ? "on" : "off")")
+            let model = TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 240, preferredMinimumBPM: 40,
+                                        preferredMaximumBPM: 240, settings: settings)
+            for f in 1...(last + 30 * new) {
+                let beat = onsets.contains(f)
+                let downbeat = beat && (f <= last ? (f - 20) % (4 * Self.oldPeriod) == 0 : (f - last) % (4 * new) == 0)
+                model.step(activation: beat ? 0.9 : settings.neutralActivation, accent: downbeat ? 3 : beat ? 1 : 0)
+                if f > last, framesToFollow[relatives] == nil, abs(model.bestPeriod - new) <= 1 {
+                    framesToFollow[relatives] = f - last
+                }
+            }
+        }
+        let global = try XCTUnwrap(framesToFollow[false], "the global weighing follows the step in the end")
+        let relatives = try XCTUnwrap(framesToFollow[true])
+        XCTAssertLessThan(relatives, global)
+    }
+
     /// The model carries each block's largest state and the belief's total from frame to frame, and scales the
     /// belief by powers of two instead of normalising it (`TempoPhaseModel`): it must still read what the forward
     /// filter it implements reads when every state is computed and the belief normalised on every frame. The
