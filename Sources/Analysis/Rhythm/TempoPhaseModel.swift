@@ -273,21 +273,20 @@ final class TempoPhaseModel {
     }
 
     /// The best bar fit among the metrical relatives of a period of `period` frames: 2, ½, 3/2 and 2/3 of it (the
-    /// beat one level up or down in duple or triple grouping), each over the blocks its ± ½ frame spans; 0 where
-    /// none is in range.
+    /// beat one level up or down in duple or triple grouping); 0 where none is in range.
     private func bestRelativeScore(period: Int) -> Float {
+        max(max(bestScore(period: period, times: 2, over: 1), bestScore(period: period, times: 1, over: 2)),
+            max(bestScore(period: period, times: 3, over: 2), bestScore(period: period, times: 2, over: 3)))
+    }
+
+    /// The best bar fit over the blocks that `numerator`/`denominator` of a period of `period` ± ½ frames spans,
+    /// ⌊r·(period − ½)⌉ … ⌊r·(period + ½)⌉ in whole frames; 0 where that lies outside the model's periods.
+    private func bestScore(period: Int, times numerator: Int, over denominator: Int) -> Float {
+        let low = max((numerator * (2 * period - 1) + denominator) / (2 * denominator), shortestPeriod)
+        let high = min((numerator * (2 * period + 1) + denominator) / (2 * denominator), longestPeriod)
+        guard low <= high else { return 0 }
         var best: Float = 0
-        func relative(_ numerator: Int, _ denominator: Int) {
-            // ⌊r·(period − ½)⌉ … ⌊r·(period + ½)⌉ in whole frames, r = numerator / denominator.
-            let low = max((numerator * (2 * period - 1) + denominator) / (2 * denominator), shortestPeriod)
-            let high = min((numerator * (2 * period + 1) + denominator) / (2 * denominator), longestPeriod)
-            guard low <= high else { return }
-            for q in low...high { best = max(best, barScore[q - shortestPeriod]) }
-        }
-        relative(2, 1)
-        relative(1, 2)
-        relative(3, 2)
-        relative(2, 3)
+        for q in low...high { best = max(best, barScore[q - shortestPeriod]) }
         return best
     }
 
