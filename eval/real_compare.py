@@ -83,7 +83,8 @@ def main():
     parser.add_argument("--offsets", action="store_true",
                         help="and a table of where the beats fall on the items read at the truth's tempo with beat F "
                              "below 0.5: half a beat off, early or late by part of a beat, or on it (eval/real's "
-                             "per-item offset)")
+                             "per-item phase, the circular mean of every beat's place in its true beat; runs made "
+                             "before it was recorded are classed by the median offset of the beats near a true one)")
     parser.add_argument("--intervals", action="store_true",
                         help="and a table of each column's difference from the first (beat F, tempi read right) "
                              "with 95 %% intervals from resampling the songs")
@@ -363,6 +364,9 @@ def phase_losses(items, tracker):
 # (50 ms at 120 BPM) they sit early or late by part of a beat, as on a sixteenth or a swung eighth; within it, on the
 # beat, the beats too unsteady to land within 70 ms.
 OFFSET_SHARE = 0.1
+# A phase beyond this share of a beat is read as half a beat off (the off-beat, ±0.5); between OFFSET_SHARE and it,
+# early or late by part of a beat (a sixteenth is 0.25, a swung eighth 1/3).
+HALF_BEAT_SHARE = 0.4
 OFFSETS = ["half a beat off", "early", "late", "on the beat"]
 
 
@@ -373,7 +377,16 @@ def offset_classes(items, tracker):
     for item in items:
         if phase_of(item, tracker) != PHASES[1]:
             continue
-        offset = item[tracker].get("offset")
+        result = item[tracker]
+        offset = result.get("phase")
+        if offset is not None:
+            if abs(offset) > HALF_BEAT_SHARE:
+                classes["half a beat off"].append((item["name"], offset))
+                continue
+        else:
+            # Runs before the phase was recorded: the median offset of the beats within 30 % of a period of a true
+            # one, None when fewer than four are (then most sit half a beat off).
+            offset = result.get("offset")
         if offset is None:
             key = "half a beat off"
         elif abs(offset) > OFFSET_SHARE:
