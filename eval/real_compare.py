@@ -378,9 +378,10 @@ def offset_classes(items, tracker):
         if phase_of(item, tracker) != PHASES[1]:
             continue
         result = item[tracker]
-        offset = result.get("phase")
-        if offset is not None:
-            if abs(offset) > HALF_BEAT_SHARE:
+        if "phase" in result:
+            # None: fewer than four beats within the truth's span.
+            offset = result["phase"]
+            if offset is None or abs(offset) > HALF_BEAT_SHARE:
                 classes["half a beat off"].append((item["name"], offset))
                 continue
         else:

@@ -179,7 +179,7 @@ final class TempoPhaseModelTests: XCTestCase {
         var settings = BeatModelSettings.learned
         try settings.apply("barcost=10,barrelatives=on")
         XCTAssertTrue(settings.barAgainstRelatives)
-        XCTAssertFalse(BeatModelSettings.learned.barAgainstRelatives, "the learned settings weigh no bar")
+        XCTAssertFalse(BeatModelSettings.learned.barAgainstRelatives, "off in the learned settings")
         XCTAssertThrowsError(try settings.apply("barrelatives=yes"), "on or off only")
         let model = TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 240, preferredMinimumBPM: 40,
                                     preferredMaximumBPM: 240, settings: settings)
@@ -207,6 +207,9 @@ final class TempoPhaseModelTests: XCTestCase {
                 let beat = onsets.contains(f)
                 let downbeat = beat && (f <= last ? (f - 20) % (4 * Self.oldPeriod) == 0 : (f - last) % (4 * new) == 0)
                 model.step(activation: beat ? 0.9 : settings.neutralActivation, accent: downbeat ? 3 : beat ? 1 : 0)
+                if f == last {
+                    XCTAssertEqual(Double(model.bestPeriod), Double(Self.oldPeriod), accuracy: 1, "100 BPM before the step")
+                }
                 if f > last, framesToFollow[relatives] == nil, abs(model.bestPeriod - new) <= 1 {
                     framesToFollow[relatives] = f - last
                 }
