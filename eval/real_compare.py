@@ -378,17 +378,11 @@ def offset_classes(items, tracker):
         if phase_of(item, tracker) != PHASES[1]:
             continue
         result = item[tracker]
-        if "phase" in result:
-            # None: fewer than four beats within the truth's span.
-            offset = result["phase"]
-            if offset is None or abs(offset) > HALF_BEAT_SHARE:
-                classes["half a beat off"].append((item["name"], offset))
-                continue
-        else:
-            # Runs before the phase was recorded: the median offset of the beats within 30 % of a period of a true
-            # one, None when fewer than four are (then most sit half a beat off).
-            offset = result.get("offset")
-        if offset is None:
+        # The phase (None: fewer than four beats within the truth's span); for runs before it was recorded, the
+        # median offset of the beats within 30 % of a period of a true one (None when fewer than four are: then
+        # most sit half a beat off, and none is read beyond 0.3).
+        offset = result["phase"] if "phase" in result else result.get("offset")
+        if offset is None or abs(offset) > HALF_BEAT_SHARE:
             key = "half a beat off"
         elif abs(offset) > OFFSET_SHARE:
             key = "early" if offset < 0 else "late"

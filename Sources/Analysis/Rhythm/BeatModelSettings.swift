@@ -115,8 +115,8 @@ public struct BeatModelSettings: Sendable, Equatable {
     }()
 
     /// Applies `key=value` pairs separated by commas (beatfraction, beatframes, neutral, floor, power, lambda, penalty,
-    /// slope, steps on|off, centre on|off, barcost, barrelatives on|off, prior, priorbpm, prioroctaves, priorshape data|lognormal): for
-    /// evaluating variants with `eval/real --jacktap-arg`.
+    /// slope, steps on|off, centre on|off, barcost, barrelatives on|off, prior, priorbpm, prioroctaves, priorshape
+    /// data|lognormal): for evaluating variants with `eval/real --jacktap-arg`.
     public mutating func apply(_ text: String) throws(BeatModelSettingsError) {
         for item in text.split(separator: ",") {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)

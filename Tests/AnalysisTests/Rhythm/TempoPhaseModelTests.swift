@@ -152,43 +152,51 @@ final class TempoPhaseModelTests: XCTestCase {
     /// halfway between) repeat at a bar of four beats of 75 and at no bar of 3 or 4 beats of 150. The learned
     /// settings, which do not weigh the bar, read 150; with the bar's weight the model reads 75.
     func testTheBarsWeightReadsTheTempoWhoseBarsTheAccentsRepeat() throws {
-        let period = 92  // 75 BPM at 115 frames per second
         var periods = [Int]()
         for tuning in ["barcost=0", "barcost=10"] {
-            var settings = BeatModelSettings.learned
-            try settings.apply(tuning)
-            let model = TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 240, preferredMinimumBPM: 40,
-                                        preferredMaximumBPM: 240, settings: settings)
-            for f in 0..<(40 * period) {
-                let beat = f % period == 0, half = f % period == period / 2
-                let activation: Float = beat ? 0.9 : settings.neutralActivation
-                let accent: Float = f % (4 * period) == 0 ? 3 : beat ? 1 : half ? 0.5 : 0
-                model.step(activation: activation, accent: accent)
-            }
-            periods.append(model.bestPeriod)
+            periods.append(try Self.bestPeriodOverBarAccents(learnedTuning: tuning))
         }
         XCTAssertEqual(BeatModelSettings.learned.barCost, 0, "the learned settings do not weigh the bar")
-        XCTAssertEqual(Double(periods[0]), Double(period / 2), accuracy: 1, "the prior's choice, 150 BPM")
-        XCTAssertEqual(Double(periods[1]), Double(period), accuracy: 1, "the bar's, 75 BPM")
+        XCTAssertEqual(Double(periods[0]), Double(Self.barAccentPeriod / 2), accuracy: 1, "the prior's choice, 150 BPM")
+        XCTAssertEqual(Double(periods[1]), Double(Self.barAccentPeriod), accuracy: 1, "the bar's, 75 BPM")
     }
 
-    /// The bar weighed against a period's metrical relatives only (`barrelatives=on`) chooses the level as the
-    /// global weighing does: 150 BPM's relative 75 fits the bar the accents repeat, so 150 pays and 75 is read.
-    func testWeighedAgainstItsRelativesTheBarStillChoosesTheMetricalLevel() throws {
-        let period = 92  // 75 BPM at 115 frames per second
+    /// A model over 40–240 BPM at 115 frames per second with the learned settings and `tuning` applied.
+    static func learnedModel(tuning: String) throws -> (TempoPhaseModel, BeatModelSettings) {
         var settings = BeatModelSettings.learned
-        try settings.apply("barcost=10,barrelatives=on")
-        XCTAssertTrue(settings.barAgainstRelatives)
-        XCTAssertFalse(BeatModelSettings.learned.barAgainstRelatives, "off in the learned settings")
-        XCTAssertThrowsError(try settings.apply("barrelatives=yes"), "on or off only")
+        try settings.apply(tuning)
         let model = TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 240, preferredMinimumBPM: 40,
                                     preferredMaximumBPM: 240, settings: settings)
+        return (model, settings)
+    }
+
+    /// 75 BPM at 115 frames per second.
+    static let barAccentPeriod = 92
+
+    /// The period a learned-settings model (with `learnedTuning`) reads after 40 beats of 75 BPM marked in the
+    /// activation at 0.9, the neutral level elsewhere, whose accents (3 on every fourth beat, 1 on the others, 0.5
+    /// halfway between) repeat at a bar of four beats of 75 and at no bar of 3 or 4 beats of 150.
+    static func bestPeriodOverBarAccents(learnedTuning: String) throws -> Int {
+        let period = barAccentPeriod
+        let (model, settings) = try learnedModel(tuning: learnedTuning)
         for f in 0..<(40 * period) {
             let beat = f % period == 0, half = f % period == period / 2
             let accent: Float = f % (4 * period) == 0 ? 3 : beat ? 1 : half ? 0.5 : 0
             model.step(activation: beat ? 0.9 : settings.neutralActivation, accent: accent)
         }
-        XCTAssertEqual(Double(model.bestPeriod), Double(period), accuracy: 1, "the bar's level, 75 BPM")
+        return model.bestPeriod
+    }
+
+    /// The bar weighed against a period's metrical relatives only (`barrelatives=on`) chooses the level as the
+    /// global weighing does: 150 BPM's relative 75 fits the bar the accents repeat, so 150 pays and 75 is read.
+    func testWeighedAgainstItsRelativesTheBarStillChoosesTheMetricalLevel() throws {
+        var settings = BeatModelSettings.learned
+        try settings.apply("barcost=10,barrelatives=on")
+        XCTAssertTrue(settings.barAgainstRelatives)
+        XCTAssertFalse(BeatModelSettings.learned.barAgainstRelatives, "off in the learned settings")
+        XCTAssertThrowsError(try settings.apply("barrelatives=yes"), "on or off only")
+        let period = try Self.bestPeriodOverBarAccents(learnedTuning: "barcost=10,barrelatives=on")
+        XCTAssertEqual(Double(period), Double(Self.barAccentPeriod), accuracy: 1, "the bar's level, 75 BPM")
     }
 
     /// After a step from 100 to 130 BPM (not a metrical relative of it) the old tempo's bars still fit best for a
@@ -199,16 +207,14 @@ final class TempoPhaseModelTests: XCTestCase {
         let (onsets, last) = stepBeats(beatsAfter: 30)
         var framesToFollow = [Bool: Int]()
         for relatives in [false, true] {
-            var settings = BeatModelSettings.learned
-            try settings.apply("barcost=10,barrelatives=\(relatives ? "on" : "off")")
-            let model = TempoPhaseModel(frameRate: 115, minimumBPM: 40, maximumBPM: 240, preferredMinimumBPM: 40,
-                                        preferredMaximumBPM: 240, settings: settings)
+            let (model, settings) = try Self.learnedModel(tuning: "barcost=10,barrelatives=\(relatives ? "on" : "off")")
             for f in 1...(last + 30 * new) {
                 let beat = onsets.contains(f)
                 let downbeat = beat && (f <= last ? (f - 20) % (4 * Self.oldPeriod) == 0 : (f - last) % (4 * new) == 0)
                 model.step(activation: beat ? 0.9 : settings.neutralActivation, accent: downbeat ? 3 : beat ? 1 : 0)
                 if f == last {
-                    XCTAssertEqual(Double(model.bestPeriod), Double(Self.oldPeriod), accuracy: 1, "100 BPM before the step")
+                    XCTAssertEqual(Double(model.bestPeriod), Double(Self.oldPeriod), accuracy: 1,
+                                   "100 BPM before the step")
                 }
                 if f > last, framesToFollow[relatives] == nil, abs(model.bestPeriod - new) <= 1 {
                     framesToFollow[relatives] = f - last
