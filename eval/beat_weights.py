@@ -11,8 +11,9 @@ FORMAT_VERSION = 1
 AVERAGE_FORMAT_VERSION = 2  # several format-1 files whose activations jacktap averages
 MAXIMUM_MEMBERS = 16
 FEATURE_VERSION = 2  # BeatFeatures.newestVersion: what `jacktap beat-features` records without a network
-# Inputs per frame of each version: version 1's 41 bands and their rises lead every version 2 record.
-FEATURE_INPUTS = {1: 82, 2: 266}
+# Inputs per frame of each version: version 1's 41 bands and their rises lead every version 2 record (version 3
+# takes them from there too: eval/train-beat-network takes its values against their running means).
+FEATURE_INPUTS = {1: 82, 2: 266, 3: 82}
 
 
 def fnv1a64(data):

@@ -14,9 +14,15 @@ import Foundation
 /// Version 2 appends `LongWindowBands`: a 93 ms spectrum in semitone bands and each band's rise, computed
 /// once per frame from the newest samples the tracker hands `pushLongWindow`.
 ///
+/// Version 3 is version 1 with each band's value taken against its own running mean (the value less an
+/// exponential mean of the band's values before this frame, `runningMeanRate` a frame: about a second), so that
+/// a spectral balance that holds or changes slowly (an instrument's register, a mix, a room) reads the same as
+/// any other: per-channel normalisation in the spirit of PCEN (Wang et al., "Trainable frontend for robust and
+/// far-field keyword spotting", ICASSP 2017), in the log domain. The rises are version 1's.
+///
 /// A weights file names the version it was trained on (`supportedVersions`); the tracker computes that one.
 struct BeatFeatures {
-    static let supportedVersions: ClosedRange<UInt32> = 1...2
+    static let supportedVersions: ClosedRange<UInt32> = 1...3
     /// What `jacktap beat-features` records without a network: the widest definition.
     static let newestVersion: UInt32 = 2
     static let bandsPerOctave = 6.0
@@ -27,12 +33,14 @@ struct BeatFeatures {
     /// Bands, and inputs per frame (each band's value and its rise, then the long window's).
     let bandCount: Int
     var inputCount: Int { 2 * bandCount + 2 * (long?.bandCount ?? 0) }
-    /// Version 2's long window, nil in version 1.
+    /// Version 2's long window, nil in the others.
     private(set) var long: LongWindowBands?
     /// The bands over `SpectralFlux.logMagnitudes`.
     private let bands: BinBands
     private let pooled: UnsafeMutablePointer<Float>
     private let previous: UnsafeMutablePointer<Float>
+    /// Version 3: each band's running mean of its values, up to the frame before the newest.
+    private let runningMean: UnsafeMutablePointer<Float>
     /// The newest complete frame's features: `bandCount` values, then `bandCount` rises.
     let vector: UnsafeMutablePointer<Float>
     private var hops = 0
@@ -43,6 +51,8 @@ struct BeatFeatures {
     static let lowerEdges = BinBands.lowerEdges(from: lowestHz, to: highestHz, perOctave: bandsPerOctave,
                                                 minimumWidthHz: minimumWidthHz)
     static let minimumWidthHz = 44.0
+    /// Version 3: the running mean's weight on each new frame, 1/115: a time constant of 115 frames, 1.0 s.
+    static let runningMeanRate: Float = 1.0 / 115
 
     /// Bands over the bins of a `SpectralFlux`: `binCount` bins from `lowBin`, `binHz` apart. A bin belongs to
     /// the band whose range holds its centre; the top band takes every bin above its lower edge. Below 32 kHz
@@ -50,11 +60,12 @@ struct BeatFeatures {
     init(version: UInt32, lowBin: Int, binCount: Int, binHz: Double, framing: RhythmFraming, decimation: Int) {
         precondition(Self.supportedVersions.contains(version), "beat features version \(version)")
         self.version = version
-        long = version >= 2 ? LongWindowBands(framing: framing, decimation: decimation) : nil
+        long = version == 2 ? LongWindowBands(framing: framing, decimation: decimation) : nil
         bands = BinBands(lowerEdges: Self.lowerEdges, lowBin: lowBin, binCount: binCount, binHz: binHz)
         bandCount = bands.count
         pooled = .allocate(capacity: bandCount)
         previous = .allocate(capacity: bandCount)
+        runningMean = .allocate(capacity: bandCount)
         vector = .allocate(capacity: 2 * bandCount + 2 * (long?.bandCount ?? 0))
         reset()
     }
@@ -64,6 +75,7 @@ struct BeatFeatures {
         bands.deallocate()
         pooled.deallocate()
         previous.deallocate()
+        runningMean.deallocate()
         vector.deallocate()
         long?.deallocate()
     }
@@ -71,6 +83,7 @@ struct BeatFeatures {
     mutating func reset() {
         pooled.initialize(repeating: 0, count: bandCount)
         previous.initialize(repeating: 0, count: bandCount)
+        runningMean.initialize(repeating: 0, count: bandCount)
         vector.initialize(repeating: 0, count: inputCount)
         long?.reset()
         hops = 0
@@ -89,6 +102,13 @@ struct BeatFeatures {
             vector[b] = pooled[b]
             vector[bandCount + b] = max(0, pooled[b] - previous[b])
             previous[b] = pooled[b]
+        }
+        if version == 3 {
+            for b in 0..<bandCount {
+                let difference = pooled[b] - runningMean[b]
+                vector[b] = difference
+                runningMean[b] += Self.runningMeanRate * difference
+            }
         }
         return true
     }

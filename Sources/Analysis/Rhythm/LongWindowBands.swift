@@ -1,7 +1,7 @@
 import CFFTW
 import Foundation
 
-/// The second half of the learned beat activation's input from feature version 2 on: a 93 ms spectrum (four
+/// The second half of the learned beat activation's input in feature version 2: a 93 ms spectrum (four
 /// rhythm windows) in bands a semitone wide, and how much each band rose over the last 46 ms.
 ///
 /// Why: the 23 ms window of version 1 makes 43 Hz bins, so below a few hundred hertz a band spans several

@@ -96,6 +96,52 @@ final class BeatNetworkTests: XCTestCase {
         }
     }
 
+    /// Version 3 reads each band's value less the exponential mean of the band's values before it (weight 1/115 a
+    /// frame), and version 1's rises: a steady spectrum fades to 0 as (1 − 1/115)^n and a step reads as the step
+    /// less what the mean had reached.
+    func testVersionThreeTakesEachBandAgainstItsRunningMean() throws {
+        let framing = RhythmFraming(sampleRate: 48_000)
+        let flux = SpectralFlux(framing: framing)
+        func make(_ version: UInt32) -> BeatFeatures {
+            BeatFeatures(version: version, lowBin: flux.lowBin, binCount: flux.binCount, binHz: flux.binHz,
+                         framing: framing, decimation: BeatActivation.decimation)
+        }
+        var plain = make(1)
+        var relative = make(3)
+        defer {
+            plain.deallocate()
+            relative.deallocate()
+        }
+        XCTAssertEqual(relative.inputCount, plain.inputCount)
+        XCTAssertNil(relative.long)
+        let magnitudes = UnsafeMutablePointer<Float>.allocate(capacity: flux.binCount)
+        defer { magnitudes.deallocate() }
+        let rate = 1.0 / 115
+        let (steady, stepped, stepFrame) = (2.0, 3.0, 200)
+        var mean = 0.0  // the running mean before the frame, written out from its definition
+        for frame in 0..<300 {
+            let level = frame < stepFrame ? steady : stepped
+            magnitudes.initialize(repeating: Float(level), count: flux.binCount)
+            for _ in 0..<BeatActivation.decimation {
+                _ = plain.push(magnitudes, decimation: BeatActivation.decimation)
+                _ = relative.push(magnitudes, decimation: BeatActivation.decimation)
+            }
+            let expected = level - mean
+            mean += rate * (level - mean)
+            if frame < stepFrame {
+                XCTAssertEqual(expected, steady * pow(1 - rate, Double(frame)), accuracy: 1e-9)
+            }
+            for b in 0..<plain.bandCount {
+                XCTAssertEqual(Double(plain.vector[b]), level, accuracy: 1e-6, "version 1, frame \(frame), band \(b)")
+                XCTAssertEqual(Double(relative.vector[b]), expected, accuracy: 1e-4, "frame \(frame), band \(b)")
+                XCTAssertEqual(relative.vector[plain.bandCount + b], plain.vector[plain.bandCount + b],
+                               "the rise, frame \(frame), band \(b)")
+            }
+        }
+        // The step's frame: 3 less a mean that had reached 2 (1 − (1 − 1/115)^200) = 1.65.
+        XCTAssertGreaterThan(stepped - steady * (1 - pow(1 - rate, Double(stepFrame))), 1.3)
+    }
+
     func testADamagedOrForeignFileIsRefusedWithAReason() throws {
         let good = Self.weightsFile(inputs: 2, hidden: [3]) { Float($0 % 7) * 0.1 }
         XCTAssertNoThrow(try BeatNetworkWeights(data: good))
