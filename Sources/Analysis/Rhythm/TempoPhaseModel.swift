@@ -279,15 +279,24 @@ final class TempoPhaseModel {
             max(bestScore(period: period, times: 3, over: 2), bestScore(period: period, times: 2, over: 3)))
     }
 
-    /// The best bar fit over the blocks that `numerator`/`denominator` of a period of `period` ± ½ frames spans,
-    /// ⌊r·(period − ½)⌉ … ⌊r·(period + ½)⌉ in whole frames; 0 where that lies outside the model's periods.
+    /// The best bar fit over the periods `relativeSpan` gives; 0 where it lies outside the model's periods.
     private func bestScore(period: Int, times numerator: Int, over denominator: Int) -> Float {
-        let low = max((numerator * (2 * period - 1) + denominator) / (2 * denominator), shortestPeriod)
-        let high = min((numerator * (2 * period + 1) + denominator) / (2 * denominator), longestPeriod)
-        guard low <= high else { return 0 }
+        guard let span = Self.relativeSpan(period: period, times: numerator, over: denominator,
+                                           shortest: shortestPeriod, longest: longestPeriod) else { return 0 }
         var best: Float = 0
-        for q in low...high { best = max(best, barScore[q - shortestPeriod]) }
+        for q in span { best = max(best, barScore[q - shortestPeriod]) }
         return best
+    }
+
+    /// The whole-frame periods that r = `numerator`/`denominator` of a period of `period` ± ½ frames spans,
+    /// ⌊r·(period − ½)⌉ … ⌊r·(period + ½)⌉ (halves rounded up; for these four ratios no end falls on a half),
+    /// within `shortest`…`longest`; nil where none is. In integers: ⌊r·(period − ½) + ½⌋ =
+    /// ⌊(numerator·(2·period − 1) + denominator) / (2·denominator)⌋.
+    static func relativeSpan(period: Int, times numerator: Int, over denominator: Int, shortest: Int,
+                             longest: Int) -> ClosedRange<Int>? {
+        let low = max((numerator * (2 * period - 1) + denominator) / (2 * denominator), shortest)
+        let high = min((numerator * (2 * period + 1) + denominator) / (2 * denominator), longest)
+        return low <= high ? low...high : nil
     }
 
     /// How strongly the onsets repeat at a bar of the best period (0…1, `BarPeriodicity.score`): music

@@ -226,6 +226,37 @@ final class TempoPhaseModelTests: XCTestCase {
         XCTAssertLessThan(relatives, global)
     }
 
+    /// The periods a relative's bar fit is read over: every whole frame from r·(period − ½) to r·(period + ½),
+    /// halves rounded up, for 2, ½, 3/2 and 2/3 of every period from 28 to 173 frames (40–246 BPM at 115 frames per
+    /// second), clipped to those periods; none where the relative lies outside them.
+    func testARelativesSpanIsEveryPeriodWithinHalfAFrameOfTheRelative() {
+        let (shortest, longest) = (28, 173)
+        for period in shortest...longest {
+            for (numerator, denominator) in [(2, 1), (1, 2), (3, 2), (2, 3)] {
+                let ratio = Double(numerator) / Double(denominator)
+                // Written out in Double from the definition: the ends rounded half up, then clipped.
+                let low = max(Int((ratio * (Double(period) - 0.5) + 0.5).rounded(.down)), shortest)
+                let high = min(Int((ratio * (Double(period) + 0.5) + 0.5).rounded(.down)), longest)
+                let span = TempoPhaseModel.relativeSpan(period: period, times: numerator, over: denominator,
+                                                        shortest: shortest, longest: longest)
+                let label = "\(numerator)/\(denominator) of \(period)"
+                if low <= high {
+                    XCTAssertEqual(span, low...high, label)
+                } else {
+                    XCTAssertNil(span, label)
+                }
+            }
+        }
+        // Spot checks by hand: 2 × 40 frames spans 79–81; ½ × 41 spans 20.25–20.75, so 20–21, clipped to none
+        // below 28 and to 28 at 57 (28.25–28.75 rounds to 28…29); 3/2 × 100 spans 149.25–150.75, so 149–151.
+        XCTAssertEqual(TempoPhaseModel.relativeSpan(period: 40, times: 2, over: 1, shortest: 28, longest: 173), 79...81)
+        XCTAssertNil(TempoPhaseModel.relativeSpan(period: 41, times: 1, over: 2, shortest: 28, longest: 173))
+        XCTAssertEqual(TempoPhaseModel.relativeSpan(period: 57, times: 1, over: 2, shortest: 28, longest: 173), 28...29)
+        XCTAssertEqual(TempoPhaseModel.relativeSpan(period: 100, times: 3, over: 2, shortest: 28, longest: 173),
+                       149...151)
+        XCTAssertNil(TempoPhaseModel.relativeSpan(period: 120, times: 2, over: 1, shortest: 28, longest: 173))
+    }
+
     /// The model carries each block's largest state and the belief's total from frame to frame, and scales the
     /// belief by powers of two instead of normalising it (`TempoPhaseModel`): it must still read what the forward
     /// filter it implements reads when every state is computed and the belief normalised on every frame. The
