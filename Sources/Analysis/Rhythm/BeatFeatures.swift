@@ -39,7 +39,8 @@ struct BeatFeatures {
     private let bands: BinBands
     private let pooled: UnsafeMutablePointer<Float>
     private let previous: UnsafeMutablePointer<Float>
-    /// Version 3: each band's running mean of its values, up to the frame before the newest.
+    /// Version 3: each band's running mean of its values through the newest complete frame: what the next frame is
+    /// taken against.
     private let runningMean: UnsafeMutablePointer<Float>
     /// The newest complete frame's features: `bandCount` values, then `bandCount` rises.
     let vector: UnsafeMutablePointer<Float>

@@ -247,8 +247,9 @@ final class TempoPhaseModelTests: XCTestCase {
                 }
             }
         }
-        // Spot checks by hand: 2 × 40 frames spans 79–81; ½ × 41 spans 20.25–20.75, so 20–21, clipped to none
-        // below 28 and to 28 at 57 (28.25–28.75 rounds to 28…29); 3/2 × 100 spans 149.25–150.75, so 149–151.
+        // Spot checks by hand: 2 × 40 frames spans 79.5–80.5, so 79–81; ½ × 41 spans 20.25–20.75, so 20–21, none
+        // of it from 28 on; ½ × 57 spans 28.25–28.75, so 28–29; 3/2 × 100 spans 149.25–150.75, so 149–151; 2 × 120
+        // lies above 173.
         XCTAssertEqual(TempoPhaseModel.relativeSpan(period: 40, times: 2, over: 1, shortest: 28, longest: 173), 79...81)
         XCTAssertNil(TempoPhaseModel.relativeSpan(period: 41, times: 1, over: 2, shortest: 28, longest: 173))
         XCTAssertEqual(TempoPhaseModel.relativeSpan(period: 57, times: 1, over: 2, shortest: 28, longest: 173), 28...29)
